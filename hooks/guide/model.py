@@ -1,0 +1,196 @@
+"""The content model: frozen records that remember where they were written.
+
+Ids, source paths and URLs are distinct types so a URL is never passed where
+an id is expected; all conversions between them live in `urls`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NewType
+
+EntityId = NewType("EntityId", str)
+"""A concept, question or report id: kebab-case, stable, used in URLs and `[[links]]`."""
+
+SrcUri = NewType("SrcUri", str)
+"""Where a page pretends to live inside `docs/`, e.g. `concepts/ppo-clip.md`."""
+
+Url = NewType("Url", str)
+"""A site-relative URL, e.g. `concepts/ppo-clip/`."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where something was written: the path an author sees and a 1-based line."""
+
+    path: str
+    line: int
+
+
+# --- taxonomy ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    title: str
+    """Chinese title shown to readers."""
+    en: str
+    summary: str
+    order: int
+    """Position in the taxonomy file: topics are listed in learning order."""
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Company:
+    id: str
+    name: str
+    en: str
+    teams: tuple[str, ...]
+    loc: Location
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    id: str
+    title: str
+    rank: int
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    topics: tuple[Topic, ...]
+    companies: tuple[Company, ...]
+    difficulties: tuple[Difficulty, ...]
+
+    @cached_property
+    def topic(self) -> dict[str, Topic]:
+        return {t.id: t for t in self.topics}
+
+    @cached_property
+    def company(self) -> dict[str, Company]:
+        return {c.id: c for c in self.companies}
+
+    @cached_property
+    def difficulty(self) -> dict[str, Difficulty]:
+        return {d.id: d for d in self.difficulties}
+
+
+# --- entities ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A paper or post a note relies on."""
+
+    title: str
+    year: int | None = None
+    arxiv: str | None = None
+    url: str | None = None
+
+    @property
+    def href(self) -> str | None:
+        if self.url:
+            return self.url
+        return f"https://arxiv.org/abs/{self.arxiv}" if self.arxiv else None
+
+
+@dataclass(frozen=True)
+class Concept:
+    id: EntityId
+    title: str
+    en: str
+    topic: str
+    difficulty: str
+    summary: str
+    body: str
+    """Markdown after the front matter, exactly as written."""
+    loc: Location
+    """The file and the line of its `---` opening."""
+    body_line: int
+    """Line of the body's first line in the file, so body problems name the right line."""
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    prerequisites: tuple[EntityId, ...] = ()
+    related: tuple[EntityId, ...] = ()
+    references: tuple[Reference, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.title
+
+
+@dataclass(frozen=True)
+class Question:
+    id: EntityId
+    text: str
+    """The question as an interviewer would ask it."""
+    brief: str
+    """The answer's key point in one line (cheat sheets, drills)."""
+    concepts: tuple[EntityId, ...]
+    difficulty: str
+    body: str
+    """The full answer, Markdown: key points first, then depth."""
+    loc: Location
+    body_line: int
+
+    @property
+    def label(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Round:
+    """One interview round and what it asked."""
+
+    name: str
+    loc: Location
+    questions: tuple[EntityId, ...] = ()
+    """Questions from the bank that this round asked."""
+    topics: tuple[EntityId, ...] = ()
+    """Concepts this round probed without a specific bank question."""
+    other: tuple[str, ...] = ()
+    """Things asked that the guide does not cover (coding puzzles, backend basics), kept as text."""
+
+
+REPORT_KINDS = ("interview", "question-list", "experience")
+
+
+@dataclass(frozen=True)
+class Report:
+    id: EntityId
+    title: str
+    kind: str
+    summary: str
+    body: str
+    loc: Location
+    body_line: int
+    company: str | None = None
+    team: str = ""
+    role: str = ""
+    date: str = ""
+    source: str = ""
+    """Where the report came from: a seed file name or a URL."""
+    duplicate_of: EntityId | None = None
+    rounds: tuple[Round, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.title
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Everything in `content/`, validated; dict order is file-name order."""
+
+    taxonomy: Taxonomy
+    concepts: dict[EntityId, Concept] = field(default_factory=dict)
+    questions: dict[EntityId, Question] = field(default_factory=dict)
+    reports: dict[EntityId, Report] = field(default_factory=dict)
+
+    def entity(self, id: str) -> Concept | Question | Report | None:
+        return self.concepts.get(id) or self.questions.get(id) or self.reports.get(id)  # type: ignore[arg-type]
+
+    def all_ids(self) -> list[str]:
+        return [*self.concepts, *self.questions, *self.reports]

@@ -1,0 +1,97 @@
+"""Scanning Markdown without being fooled by code and math.
+
+`mask` blanks out fenced code, inline code and math while keeping every
+offset and newline, so a regex run over the masked text finds only prose,
+and a match's offsets are valid in the original text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .urls import heading_anchor
+
+_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+_DISPLAY_MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]", re.S)
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?![\s$])(?:\\.|[^\\$\n])+?(?<![\s\\])\$|\\\(.+?\\\)")
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.M)
+_ATTR_ID = re.compile(r"\s*\{[^}]*#([\w-]+)[^}]*\}\s*$")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def mask_fences(text: str) -> str:
+    """Blank fenced code blocks (including their fence lines)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        opener = _FENCE_OPEN.match(line)
+        if fence is None and opener:
+            fence = opener.group(1)
+            out.append(" " * len(line))
+        elif fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence[0] * len(fence)) and set(stripped) == {fence[0]}:
+                fence = None
+            out.append(" " * len(line))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def mask(text: str) -> str:
+    """Blank code (fenced and inline) and math, keeping offsets and newlines."""
+    text = mask_fences(text)
+    text = _INLINE_CODE.sub(_blank, text)
+    text = _DISPLAY_MATH.sub(_blank, text)
+    return _INLINE_MATH.sub(_blank, text)
+
+
+def line_at(text: str, offset: int) -> int:
+    """0-based line number of `offset` in `text`."""
+    return text.count("\n", 0, offset)
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    title: str
+    line: int
+    """0-based line inside the scanned text."""
+    anchor: str
+
+
+def headings(text: str) -> list[Heading]:
+    """Every ATX heading outside code, with the anchor MkDocs' toc will give it."""
+    masked = mask_fences(text)
+    found: list[Heading] = []
+    seen: set[str] = set()
+    for match in _HEADING.finditer(masked):
+        title = text[match.start(2) : match.end(2)]
+        custom = _ATTR_ID.search(title)
+        if custom:
+            title = title[: custom.start()]
+            anchor = custom.group(1)
+        else:
+            anchor = _unique(heading_anchor(plain_heading(title)), seen)
+        seen.add(anchor)
+        found.append(Heading(len(match.group(1)), title.strip(), line_at(masked, match.start()), anchor))
+    return found
+
+
+def plain_heading(title: str) -> str:
+    """Heading text as the toc extension sees it once inline Markdown is rendered."""
+    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)
+    return re.sub(r"[*`]", "", title)
+
+
+def _unique(anchor: str, seen: set[str]) -> str:
+    if anchor not in seen:
+        return anchor
+    n = 1
+    while f"{anchor}_{n}" in seen:
+        n += 1
+    return f"{anchor}_{n}"

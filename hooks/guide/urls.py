@@ -1,0 +1,65 @@
+"""Every id -> source path -> URL conversion, in one place.
+
+Generated pages pretend to live in `docs/` at a `SrcUri`; MkDocs turns that
+into the public URL.  Links inside generated Markdown are written as
+docs-root-absolute `.md` paths (`/concepts/ppo-clip.md#anchor`) so the same
+text is correct on every page it appears on; MkDocs
+(`validation.links.absolute_links: relative_to_docs`) makes them relative
+and checks them.
+"""
+from __future__ import annotations
+
+import re
+
+from pymdownx.slugs import slugify as _slugify_factory
+
+from .model import Concept, Question, Report, SrcUri, Url
+
+ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+"""Ids are kebab-case ASCII: they are file names and URL segments."""
+
+SECTIONS: dict[type, str] = {Concept: "concepts", Question: "questions", Report: "reports"}
+
+_heading_slug = _slugify_factory(case="lower")
+
+
+def is_valid_id(value: str) -> bool:
+    return bool(ID_PATTERN.match(value))
+
+
+def entity_src(entity: Concept | Question | Report) -> SrcUri:
+    return SrcUri(f"{SECTIONS[type(entity)]}/{entity.id}.md")
+
+
+def topic_src(topic_id: str) -> SrcUri:
+    return SrcUri(f"topics/{topic_id}.md")
+
+
+def company_src(company_id: str) -> SrcUri:
+    return SrcUri(f"companies/{company_id}.md")
+
+
+def index_src(section: str) -> SrcUri:
+    """The index page of a section (`questions/index.md`) or a single page (`stats.md`)."""
+    return SrcUri(f"{section}/index.md") if section in {"concepts", "questions", "reports", "topics", "companies"} else SrcUri(f"{section}.md")
+
+
+def url_of(src: SrcUri) -> Url:
+    """The public directory URL MkDocs gives a source path (use_directory_urls)."""
+    stem = src[: -len(".md")]
+    if stem == "index":
+        return Url("")
+    if stem.endswith("/index"):
+        return Url(stem[: -len("index")])
+    return Url(stem + "/")
+
+
+def md_link(src: SrcUri, anchor: str = "") -> str:
+    """A link target usable in any generated Markdown page."""
+    return "/" + src + (f"#{anchor}" if anchor else "")
+
+
+def heading_anchor(text: str) -> str:
+    """The anchor MkDocs' toc gives a heading (same slugify as mkdocs.yml)."""
+    return _heading_slug(text, "-")
+

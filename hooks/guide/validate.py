@@ -1,0 +1,484 @@
+"""Stage 2: turn documents into a typed, consistent corpus, or say what is wrong.
+
+Every check runs on every file and adds to one list of problems; nothing
+stops at the first mistake.  Checks come in three passes: the shape of each
+file (fields, types, allowed values), then references between files (ids
+exist, no cycles), then the Markdown bodies (sections, unsafe HTML).
+"""
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .errors import Problem, suggest
+from .load import Document, Loaded
+from .model import (
+    REPORT_KINDS,
+    Company,
+    Concept,
+    Corpus,
+    Difficulty,
+    EntityId,
+    Location,
+    Question,
+    Reference,
+    Report,
+    Round,
+    Taxonomy,
+    Topic,
+)
+from .text import headings, line_at, mask
+from .urls import is_valid_id
+
+CONCEPT_SECTIONS: tuple[tuple[str, bool], ...] = (
+    ("一句话", True),
+    ("直觉", True),
+    ("公式与推导", False),
+    ("代码", False),
+    ("面试怎么问", True),
+    ("易错点", True),
+    ("速查", True),
+)
+"""The `##` sections of a concept note, in order, and whether each is required."""
+
+CHEATSHEET_BULLETS = (3, 8)
+"""How many bullets the 速查 section may hold: it feeds a two-page cheat sheet."""
+
+SAFE_TAGS = frozenset({"br", "sub", "sup", "kbd", "mark", "small", "abbr", "u", "s", "span"})
+SAFE_ATTRIBUTES = frozenset({"title", "class"})
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:\s+[^<>]*)?)/?>")
+_ATTRIBUTE = re.compile(r"([^\s=/]+)(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*)>")
+_UNSAFE_SCHEME = re.compile(r"^\s*(javascript|vbscript|data):", re.I)
+
+
+def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
+    """Check the loaded documents; return the usable corpus and every problem found."""
+    problems = list(loaded.problems)
+    taxonomy_docs = [d for d in loaded.documents if d.kind == "taxonomy"]
+    # Without a readable taxonomy every topic would be "unknown": check those only when it loaded.
+    taxonomy = read_taxonomy(taxonomy_docs[0], problems) if taxonomy_docs else None
+
+    concepts: dict[EntityId, Concept] = {}
+    questions: dict[EntityId, Question] = {}
+    reports: dict[EntityId, Report] = {}
+    owners: dict[str, Document] = {}
+    for doc in loaded.documents:
+        if doc.kind == "taxonomy" or not _check_id(doc, owners, problems):
+            continue
+        if doc.kind == "concepts":
+            concepts[EntityId(doc.stem)] = read_concept(doc, taxonomy, problems)
+        elif doc.kind == "questions":
+            questions[EntityId(doc.stem)] = read_question(doc, taxonomy, problems)
+        else:
+            reports[EntityId(doc.stem)] = read_report(doc, taxonomy, problems)
+
+    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports)
+    docs = {d.stem: d for d in loaded.documents if d.kind != "taxonomy"}
+    check_references(corpus, docs, problems, loaded.unreadable)
+    check_cycles(corpus, docs, problems)
+    for entity in (*concepts.values(), *questions.values(), *reports.values()):
+        check_body(entity, problems)
+    return corpus, problems
+
+
+# --- fields -----------------------------------------------------------------
+
+
+@dataclass
+class Fields:
+    """Reads typed fields from one document, recording a problem for each mistake."""
+
+    doc: Document
+    problems: list[Problem]
+    prefix: tuple[Any, ...] = ()
+    data: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.data is None:
+            self.data = self.doc.data
+
+    def fail(self, name: str, message: str, *index: Any) -> None:
+        path = self.prefix + (name, *index)
+        label = ".".join(str(p) for p in path if isinstance(p, str)) or name
+        self.problems.append(Problem(self.doc.path, self.doc.line(*path), label, message))
+
+    def check_keys(self, allowed: Iterable[str], hints: dict[str, str] | None = None) -> None:
+        allowed = list(allowed)
+        for key in self.data:
+            if key in allowed:
+                continue
+            hint = (hints or {}).get(str(key)) or suggest(str(key), allowed).strip()
+            self.fail(str(key), f"unknown field{(' ' + hint) if hint else ''}; allowed: {', '.join(allowed)}")
+
+    def raw(self, name: str, required: bool) -> Any:
+        value = self.data.get(name)
+        if value is None or value == "" or value == []:
+            if required:
+                if name in self.data:
+                    self.fail(name, "is empty; a value is required")
+                else:
+                    self.problems.append(
+                        Problem(self.doc.path, self.doc.line(*self.prefix) if self.prefix else self.doc.start_line,
+                                ".".join([*[p for p in self.prefix if isinstance(p, str)], name]), "required field is missing")
+                    )
+            return None
+        return value
+
+    def text(self, name: str, required: bool = True) -> str:
+        value = self.raw(name, required)
+        if value is None:
+            return ""
+        if isinstance(value, (datetime.date, int, float)) and not isinstance(value, bool) and name in {"date", "team", "role"}:
+            return str(value)
+        if not isinstance(value, str):
+            self.fail(name, f"expected text, got {describe(value)}")
+            return ""
+        return value.strip()
+
+    def texts(self, name: str, required: bool = False) -> tuple[str, ...]:
+        value = self.raw(name, required)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            self.fail(name, f"expected a list, got text; write it as [{value}]")
+            return ()
+        if not isinstance(value, list):
+            self.fail(name, f"expected a list of text, got {describe(value)}")
+            return ()
+        out = []
+        for index, item in enumerate(value):
+            if isinstance(item, str) and item.strip():
+                out.append(item.strip())
+            elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                out.append(str(item))
+            else:
+                self.fail(name, f"item {index + 1}: expected text, got {describe(item)}", index)
+        return tuple(out)
+
+    def ids(self, name: str, required: bool = False) -> tuple[EntityId, ...]:
+        values = self.texts(name, required)
+        seen: set[str] = set()
+        for index, value in enumerate(values):
+            if value in seen:
+                self.fail(name, f"'{value}' is listed twice", index)
+            seen.add(value)
+        return tuple(EntityId(v) for v in values)
+
+    def choice(self, name: str, allowed: Iterable[str] | None, what: str, required: bool = True) -> str:
+        """A value from a vocabulary; `allowed=None` when the vocabulary itself failed to load."""
+        value = self.text(name, required)
+        if allowed is None:
+            return value
+        allowed = list(allowed)
+        if value and value not in allowed:
+            self.fail(name, f"unknown {what} '{value}'{suggest(value, allowed)}; known: {', '.join(allowed)}")
+        return value
+
+    def year(self, name: str) -> int | None:
+        value = self.raw(name, False)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 1900 <= value <= 2100:
+            self.fail(name, f"expected a year such as 2017, got {describe(value)}")
+            return None
+        return value
+
+    def records(self, name: str, required: bool = False) -> list[Fields]:
+        """A list of mappings, each read with its own `Fields`."""
+        value = self.raw(name, required)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fail(name, f"expected a list of entries, got {describe(value)}")
+            return []
+        out = []
+        for index, item in enumerate(value):
+            if not isinstance(item, dict):
+                self.fail(name, f"item {index + 1}: expected an entry with fields (key: value), got {describe(item)}", index)
+                continue
+            out.append(Fields(self.doc, self.problems, self.prefix + (name, index), item))
+        return out
+
+    def location(self) -> Location:
+        return Location(self.doc.path, self.doc.line(*self.prefix))
+
+
+def describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"true/false ({str(value).lower()})"
+    if isinstance(value, (int, float)):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"text ('{value}')"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, datetime.date):
+        return f"a date ({value.isoformat()})"
+    return type(value).__name__
+
+
+def _check_id(doc: Document, owners: dict[str, Document], problems: list[Problem]) -> bool:
+    """Ids are file names: kebab-case, unique across kinds and letter case."""
+    if not is_valid_id(doc.stem):
+        problems.append(Problem(doc.path, 1, "", f"file name '{doc.stem}' is not a valid id: use lower-case a-z, 0-9 and '-' (it becomes the page URL)"))
+        return False
+    if "id" in doc.data:
+        problems.append(Problem(doc.path, doc.line("id"), "id", f"remove this field: the id is the file name ('{doc.stem}')"))
+    key = doc.stem.lower()
+    if key in owners:
+        problems.append(Problem(doc.path, 1, "", f"duplicate id '{doc.stem}': already used by {owners[key].path}"))
+        return False
+    owners[key] = doc
+    return True
+
+
+# --- taxonomy ---------------------------------------------------------------
+
+
+def read_taxonomy(doc: Document, problems: list[Problem]) -> Taxonomy:
+    root = Fields(doc, problems)
+    root.check_keys(["topics", "companies", "difficulties"])
+    topics, companies, difficulties = [], [], []
+    for order, f in enumerate(root.records("topics", required=True)):
+        f.check_keys(["id", "title", "en", "summary"])
+        topics.append(Topic(_taxonomy_id(f), f.text("title"), f.text("en"), f.text("summary", False), order, f.location()))
+    for f in root.records("companies", required=True):
+        f.check_keys(["id", "name", "en", "teams"])
+        companies.append(Company(_taxonomy_id(f), f.text("name"), f.text("en", False), f.texts("teams"), f.location()))
+    for rank, f in enumerate(root.records("difficulties", required=True)):
+        f.check_keys(["id", "title"])
+        difficulties.append(Difficulty(_taxonomy_id(f), f.text("title"), rank))
+    for name, items in (("topics", topics), ("companies", companies), ("difficulties", difficulties)):
+        seen: set[str] = set()
+        for index, item in enumerate(items):
+            if item.id in seen:
+                problems.append(Problem(doc.path, doc.line(name, index), f"{name}.id", f"duplicate id '{item.id}'"))
+            seen.add(item.id)
+    return Taxonomy(tuple(topics), tuple(companies), tuple(difficulties))
+
+
+def _taxonomy_id(f: Fields) -> str:
+    value = f.text("id")
+    if value and not is_valid_id(value):
+        f.fail("id", f"'{value}' is not a valid id: use lower-case a-z, 0-9 and '-'")
+    return value
+
+
+# --- entities ---------------------------------------------------------------
+
+
+def _vocabulary(taxonomy: Taxonomy | None, name: str) -> list[str] | None:
+    return None if taxonomy is None else list(getattr(taxonomy, name))
+
+CONCEPT_KEYS = ("title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary", "references")
+QUESTION_KEYS = ("text", "brief", "concepts", "difficulty")
+REPORT_KEYS = ("title", "kind", "company", "team", "role", "date", "source", "duplicate_of", "summary", "rounds")
+ROUND_KEYS = ("name", "questions", "topics", "other")
+REFERENCE_KEYS = ("title", "year", "arxiv", "url")
+_HINTS = {"id": "(the id is the file name)", "asked_in": "(derived from the reports' rounds; list the question there)", "answer": "(the answer is the Markdown body below the front matter)"}
+
+
+def read_concept(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> Concept:
+    f = Fields(doc, problems)
+    f.check_keys(CONCEPT_KEYS, _HINTS)
+    references = []
+    for r in f.records("references"):
+        r.check_keys(REFERENCE_KEYS)
+        ref = Reference(r.text("title"), r.year("year"), r.text("arxiv", False) or None, r.text("url", False) or None)
+        if ref.url and not re.match(r"^https?://", ref.url):
+            r.fail("url", f"expected an http(s) URL, got '{ref.url}'")
+        if ref.arxiv and not re.match(r"^\d{4}\.\d{4,5}(v\d+)?$", ref.arxiv):
+            r.fail("arxiv", f"expected an arXiv id such as '1707.06347' (quote it), got '{ref.arxiv}'")
+        references.append(ref)
+    return Concept(
+        id=EntityId(doc.stem),
+        title=f.text("title"),
+        en=f.text("en"),
+        topic=f.choice("topic", _vocabulary(taxonomy, "topic"), "topic"),
+        difficulty=f.choice("difficulty", _vocabulary(taxonomy, "difficulty"), "difficulty"),
+        summary=f.text("summary"),
+        body=doc.body,
+        loc=Location(doc.path, doc.start_line),
+        body_line=doc.body_line,
+        aliases=f.texts("aliases"),
+        tags=f.texts("tags"),
+        prerequisites=f.ids("prerequisites"),
+        related=f.ids("related"),
+        references=tuple(references),
+    )
+
+
+def read_question(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> Question:
+    f = Fields(doc, problems)
+    f.check_keys(QUESTION_KEYS, _HINTS)
+    if not doc.body.strip():
+        problems.append(Problem(doc.path, doc.body_line, "answer", "the answer is missing: write it below the front matter"))
+    return Question(
+        id=EntityId(doc.stem),
+        text=f.text("text"),
+        brief=f.text("brief"),
+        concepts=f.ids("concepts", required=True),
+        difficulty=f.choice("difficulty", _vocabulary(taxonomy, "difficulty"), "difficulty"),
+        body=doc.body,
+        loc=Location(doc.path, doc.start_line),
+        body_line=doc.body_line,
+    )
+
+
+def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> Report:
+    f = Fields(doc, problems)
+    f.check_keys(REPORT_KEYS, _HINTS)
+    kind = f.choice("kind", REPORT_KINDS, "kind", required=False) or "interview"
+    rounds = []
+    for r in f.records("rounds", required=not doc.data.get("duplicate_of")):
+        r.check_keys(ROUND_KEYS)
+        rounds.append(Round(r.text("name"), r.location(), r.ids("questions"), r.ids("topics"), r.texts("other")))
+    company = f.choice("company", _vocabulary(taxonomy, "company"), "company", required=kind == "interview") or None
+    duplicate_of = f.text("duplicate_of", False) or None
+    return Report(
+        id=EntityId(doc.stem),
+        title=f.text("title"),
+        kind=kind,
+        summary=f.text("summary"),
+        body=doc.body,
+        loc=Location(doc.path, doc.start_line),
+        body_line=doc.body_line,
+        company=company,
+        team=f.text("team", False),
+        role=f.text("role", False),
+        date=f.text("date", False),
+        source=f.text("source", False),
+        duplicate_of=EntityId(duplicate_of) if duplicate_of else None,
+        rounds=tuple(rounds),
+    )
+
+
+# --- references between files ------------------------------------------------
+
+
+def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[Problem], unreadable: frozenset[str] = frozenset()) -> None:
+    """Every referenced id exists (files that failed to load are not blamed twice)."""
+
+    def expect(doc: Document, path: tuple[Any, ...], label: str, ids: Iterable[str], pool: dict, what: str, owner: str = "") -> None:
+        for index, target in enumerate(ids):
+            if target == owner:
+                problems.append(Problem(doc.path, doc.line(*path, index), label, f"'{target}' refers to itself"))
+            elif target not in pool and target not in unreadable:
+                problems.append(Problem(doc.path, doc.line(*path, index), label, f"unknown {what} '{target}'{suggest(target, pool)}"))
+
+    for concept in corpus.concepts.values():
+        doc = docs[concept.id]
+        expect(doc, ("prerequisites",), "prerequisites", concept.prerequisites, corpus.concepts, "concept", concept.id)
+        expect(doc, ("related",), "related", concept.related, corpus.concepts, "concept", concept.id)
+    for question in corpus.questions.values():
+        expect(docs[question.id], ("concepts",), "concepts", question.concepts, corpus.concepts, "concept")
+    for report in corpus.reports.values():
+        doc = docs[report.id]
+        if report.duplicate_of:
+            target = corpus.reports.get(report.duplicate_of)
+            if report.duplicate_of == report.id:
+                problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of", "a report cannot duplicate itself"))
+            elif target is None:
+                problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of", f"unknown report '{report.duplicate_of}'{suggest(report.duplicate_of, corpus.reports)}"))
+            elif target.duplicate_of:
+                problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of", f"'{target.id}' is itself a duplicate; point to its original '{target.duplicate_of}'"))
+        for index, round_ in enumerate(report.rounds):
+            expect(doc, ("rounds", index, "questions"), "rounds.questions", round_.questions, corpus.questions, "question")
+            expect(doc, ("rounds", index, "topics"), "rounds.topics", round_.topics, corpus.concepts, "concept")
+
+
+def check_cycles(corpus: Corpus, docs: dict[str, Document], problems: list[Problem]) -> None:
+    """Report each prerequisite cycle once, at the concept where it is first entered."""
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
+    reported: set[frozenset[str]] = set()
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in corpus.concepts[node].prerequisites:  # type: ignore[index]
+            if nxt not in corpus.concepts or nxt == node:
+                continue
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt) :] + [nxt]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    doc = docs[node]
+                    index = corpus.concepts[node].prerequisites.index(nxt)  # type: ignore[index]
+                    problems.append(Problem(doc.path, doc.line("prerequisites", index), "prerequisites", "cycle: " + " → ".join(cycle)))
+            elif state.get(nxt) is None:
+                visit(nxt, path)
+        path.pop()
+        state[node] = 2
+
+    for concept_id in corpus.concepts:
+        if concept_id not in state:
+            visit(concept_id, [])
+
+
+# --- bodies -----------------------------------------------------------------
+
+
+def check_body(entity: Concept | Question | Report, problems: list[Problem]) -> None:
+    path, first = entity.loc.path, entity.body_line
+    problems.extend(unsafe_html(entity.body, path, first))
+    if isinstance(entity, Concept):
+        problems.extend(concept_sections(entity.body, path, first))
+
+
+def concept_sections(body: str, path: str, first: int) -> list[Problem]:
+    """The `##` sections must be the known ones, in order, with the required ones present."""
+    found: list[Problem] = []
+    names = [name for name, _ in CONCEPT_SECTIONS]
+    seen: list[str] = []
+    sections = [h for h in headings(body) if h.level == 2]
+    for h in sections:
+        line = first + h.line
+        if h.title not in names:
+            found.append(Problem(path, line, "sections", f"unknown section '## {h.title}'{suggest(h.title, names)}; sections are: {' · '.join(names)}"))
+        elif h.title in seen:
+            found.append(Problem(path, line, "sections", f"section '## {h.title}' appears twice"))
+        elif seen and names.index(h.title) < names.index(seen[-1]):
+            found.append(Problem(path, line, "sections", f"section '## {h.title}' must come before '## {seen[-1]}'"))
+        else:
+            seen.append(h.title)
+    for name, required in CONCEPT_SECTIONS:
+        if required and name not in seen:
+            found.append(Problem(path, first, "sections", f"missing section '## {name}'"))
+    cheat = [h for h in sections if h.title == "速查"]
+    if cheat:
+        start = cheat[0].line
+        lines = body.split("\n")
+        end = next((h.line for h in sections if h.line > start), len(lines))
+        bullets = sum(1 for line in lines[start + 1 : end] if re.match(r"^[-*+] ", line))
+        low, high = CHEATSHEET_BULLETS
+        if not low <= bullets <= high:
+            found.append(Problem(path, first + start, "sections", f"'## 速查' needs {low} to {high} top-level bullets (it feeds the cheat sheet), found {bullets}"))
+    return found
+
+
+def unsafe_html(body: str, path: str, first: int) -> list[Problem]:
+    """Raw HTML is limited to a few inline tags without scripts, styles or event handlers."""
+    found: list[Problem] = []
+    masked = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), mask(body))
+    for match in _TAG.finditer(masked):
+        line = first + line_at(masked, match.start())
+        tag = match.group(2).lower()
+        if tag not in SAFE_TAGS:
+            found.append(Problem(path, line, "html", f"raw HTML <{tag}> is not allowed in content; write Markdown (allowed tags: {', '.join(sorted(SAFE_TAGS))})"))
+            continue
+        for attr in _ATTRIBUTE.finditer(match.group(3) or ""):
+            name = attr.group(1).lower()
+            if name not in SAFE_ATTRIBUTES:
+                found.append(Problem(path, line, "html", f"attribute '{name}' on <{tag}> is not allowed (allowed: {', '.join(sorted(SAFE_ATTRIBUTES))})"))
+    for match in _LINK_TARGET.finditer(masked):
+        target = match.group(1) if match.group(1) is not None else match.group(2)
+        if target and _UNSAFE_SCHEME.match(target):
+            found.append(Problem(path, first + line_at(masked, match.start()), "link", f"'{target.split(':')[0]}:' links are not allowed; link to http(s) pages or to [[ids]]"))
+    return found
