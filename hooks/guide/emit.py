@@ -1,0 +1,42 @@
+"""Stage 5: hand rendered pages and vendored assets to MkDocs as virtual files.
+
+Nothing is written into `docs/` or `content/`: every page is a
+`File.generated` that pretends to live in `docs/` at its `SrcUri`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+from .model import SrcUri
+
+KATEX_FILES = ("katex.min.js", "katex.min.css")
+"""KaTeX is served from the site itself (no CDN); fonts are added as woff2 only."""
+
+
+def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path) -> Files:
+    for src, markdown in pages.items():
+        existing = files.get_file_from_path(src)
+        if existing is not None and not existing.generated_by:
+            raise PluginError(f"docs/{src} would hide the generated page at the same address; rename or remove it")
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, src, content=markdown))
+    dist = katex_dir(root)
+    for asset in katex_assets(root):
+        files.append(File.generated(config, f"assets/katex/{asset.relative_to(dist).as_posix()}", abs_src_path=str(asset)))
+    return files
+
+
+def katex_dir(root: Path) -> Path:
+    return root / "node_modules" / "katex" / "dist"
+
+
+def katex_assets(root: Path) -> list[Path]:
+    dist = katex_dir(root)
+    if not (dist / "katex.min.js").is_file():
+        raise PluginError(f"KaTeX is not installed ({dist} is missing): run 'make site', which runs 'npm ci'")
+    return [dist / name for name in KATEX_FILES] + sorted((dist / "fonts").glob("*.woff2"))

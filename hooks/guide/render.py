@@ -1,0 +1,212 @@
+"""Stage 4: lay the linked corpus out as Markdown pages through Jinja templates.
+
+Content is data handed *into* templates and is never compiled as a template,
+so `{{ x }}`, `{% %}` and LaTeX braces in a note come out literally.  The
+templates only lay out; the choices (what counts, in which order) are made
+here in `View`.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+from pypinyin import Style, lazy_pinyin
+
+from .link import GENERATED_SECTIONS, Links, company_counts, original
+from .model import Company, Concept, Corpus, EntityId, Question, Report, SrcUri
+from .urls import company_src, entity_src, index_src, md_link, topic_src
+
+
+@dataclass(frozen=True)
+class Keyword:
+    term: str
+    letter: str
+    target: str
+    """Markdown link to the page the term belongs to."""
+    note: str
+
+
+class View:
+    """Lookups and small decisions the templates ask for."""
+
+    def __init__(self, corpus: Corpus, links: Links):
+        self.corpus = corpus
+        self.links = links
+        self.taxonomy = corpus.taxonomy
+        self.sections = GENERATED_SECTIONS
+
+    # links
+    def link(self, entity_id: str, text: str | None = None) -> str:
+        target = self.links.table[entity_id]
+        return f"[{escape_md(text or target.label)}]({md_link(target.src)})"
+
+    def links_to(self, ids: list[str] | tuple[str, ...], sep: str = "、") -> str:
+        return sep.join(self.link(i) for i in ids)
+
+    def topic_link(self, topic_id: str) -> str:
+        return f"[{escape_md(self.taxonomy.topic[topic_id].title)}]({md_link(topic_src(topic_id))})"
+
+    def company_link(self, company_id: str | None) -> str:
+        if not company_id:
+            return "未注明公司"
+        return f"[{escape_md(self.taxonomy.company[company_id].name)}]({md_link(company_src(company_id))})"
+
+    def page(self, section: str) -> str:
+        return md_link(index_src(section))
+
+    def difficulty(self, difficulty_id: str) -> str:
+        return self.taxonomy.difficulty[difficulty_id].title
+
+    # relations
+    def question_topic(self, question: Question) -> str:
+        """A question sits under the topic of its first concept."""
+        return self.corpus.concepts[question.concepts[0]].topic
+
+    def questions_in_topic(self, topic_id: str) -> list[Question]:
+        return [q for q in self.corpus.questions.values() if self.question_topic(q) == topic_id]
+
+    def reports_asking(self, question_id: str) -> list[Report]:
+        return [self.corpus.reports[r] for r in self.links.asked_in.get(question_id, ())]
+
+    def asked_count(self, question_id: str) -> int:
+        """Distinct reports (duplicates fold into their original) that asked a question."""
+        return len({original(r) for r in self.reports_asking(question_id)})
+
+    def concept_reach(self, concept_id: str) -> dict[str, Any]:
+        counts = company_counts(self.corpus, self.links, EntityId(concept_id))
+        reports = [self.corpus.reports[r] for r in self.links.reports_of.get(concept_id, ())]
+        return {
+            "count": len(reports),
+            "reports": reports,
+            "companies": [(self.taxonomy.company[c], n) for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "questions": [self.corpus.questions[q] for q in self.links.questions_of.get(concept_id, ())],
+        }
+
+    def reports_by_company(self) -> list[tuple[Company | None, list[Report]]]:
+        groups: dict[str | None, list[Report]] = defaultdict(list)
+        for report in self.corpus.reports.values():
+            groups[report.company].append(report)
+        ordered: list[tuple[Company | None, list[Report]]] = [(c, groups[c.id]) for c in self.taxonomy.companies if groups.get(c.id)]
+        if groups.get(None):
+            ordered.append((None, groups[None]))
+        return ordered
+
+    def company_reports(self, company_id: str) -> list[Report]:
+        return [r for r in self.corpus.reports.values() if r.company == company_id]
+
+    def distinct(self, reports: list[Report]) -> int:
+        return len({original(r) for r in reports})
+
+    def company_concepts(self, company_id: str) -> list[tuple[Concept, int]]:
+        """Concepts a company's distinct reports reach, most asked first."""
+        counts: Counter[str] = Counter()
+        for concept_id, groups in self.links.reports_of.items():
+            n = sum(1 for g in groups if self.corpus.reports[g].company == company_id)
+            if n:
+                counts[concept_id] = n
+        return [(self.corpus.concepts[EntityId(c)], n) for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+    def ranking(self) -> list[tuple[Concept, dict[str, Any]]]:
+        """考频: concepts by how many distinct reports reach them."""
+        rows = [(c, self.concept_reach(c.id)) for c in self.corpus.concepts.values()]
+        return sorted(rows, key=lambda row: (-row[1]["count"], row[0].id))
+
+    def topic_company_table(self) -> dict[str, dict[str, int]]:
+        """Distinct reports per (topic, company) that reach any concept of the topic."""
+        cells: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        for concept_id, groups in self.links.reports_of.items():
+            topic = self.corpus.concepts[concept_id].topic
+            for group in groups:
+                company = self.corpus.reports[group].company
+                if company:
+                    cells[topic][company].add(group)
+        return {t: {c: len(g) for c, g in row.items()} for t, row in cells.items()}
+
+    def keywords(self) -> list[tuple[str, list[Keyword]]]:
+        """Every title, English name and alias, A-Z by pinyin; grouped by first letter."""
+        entries: list[Keyword] = []
+        for concept in self.corpus.concepts.values():
+            target = md_link(entity_src(concept))
+            entries.append(Keyword(concept.title, "", target, "概念"))
+            if concept.en:
+                entries.append(Keyword(concept.en, "", target, concept.title))
+            entries.extend(Keyword(alias, "", target, concept.title) for alias in concept.aliases)
+        for question in self.corpus.questions.values():
+            entries.append(Keyword(question.text, "", md_link(entity_src(question)), "题目"))
+        for report in self.corpus.reports.values():
+            entries.append(Keyword(report.title, "", md_link(entity_src(report)), "面经"))
+        for topic in self.taxonomy.topics:
+            entries.append(Keyword(topic.title, "", md_link(topic_src(topic.id)), "专题"))
+        for company in self.taxonomy.companies:
+            entries.append(Keyword(company.name, "", md_link(company_src(company.id)), "公司"))
+        keyed = sorted({(sort_key(k.term), k.term, k.target): k for k in entries}.items())
+        groups: dict[str, list[Keyword]] = defaultdict(list)
+        for (key, _, _), k in keyed:
+            letter = key[0].upper() if key and key[0].isascii() and key[0].isalpha() else "#"
+            groups[letter].append(Keyword(k.term, letter, k.target, k.note))
+        return sorted(groups.items(), key=lambda kv: (kv[0] == "#", kv[0]))
+
+
+def sort_key(term: str) -> str:
+    """Pinyin (tone-less) for Han characters, lower case for the rest."""
+    return "".join(lazy_pinyin(term.strip(), style=Style.NORMAL, errors=lambda s: s)).lower()
+
+
+def escape_md(text: str) -> str:
+    return text.replace("[", "\\[").replace("]", "\\]")
+
+
+def table_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def front_matter(meta: dict[str, Any]) -> str:
+    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False, width=1000) + "---"
+
+
+def make_environment(templates: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,  # the output is Markdown, not HTML; content is passed as data
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["front_matter"] = front_matter
+    env.filters["cell"] = table_cell
+    env.filters["md"] = escape_md
+    return env
+
+
+def render(corpus: Corpus, links: Links, templates: Path) -> dict[SrcUri, str]:
+    """Every generated page, keyed by where it pretends to live in `docs/`."""
+    env = make_environment(templates)
+    view = View(corpus, links)
+    pages: dict[SrcUri, str] = {}
+
+    def put(src: SrcUri, template: str, **context: Any) -> None:
+        pages[src] = env.get_template(template).render(v=view, **context)
+
+    for concept in corpus.concepts.values():
+        put(entity_src(concept), "concept.md.j2", c=concept, body=links.bodies[concept.id])
+    for question in corpus.questions.values():
+        put(entity_src(question), "question.md.j2", q=question, body=links.bodies[question.id])
+    for report in corpus.reports.values():
+        put(entity_src(report), "report.md.j2", r=report, body=links.bodies[report.id])
+    for topic in corpus.taxonomy.topics:
+        order = [corpus.concepts[c] for c in links.learning_order.get(topic.id, [])]
+        put(topic_src(topic.id), "topic.md.j2", t=topic, concepts=order)
+    for company in corpus.taxonomy.companies:
+        put(company_src(company.id), "company.md.j2", co=company)
+    put(index_src("topics"), "topics.md.j2")
+    put(index_src("questions"), "questions.md.j2")
+    put(index_src("reports"), "reports.md.j2")
+    put(index_src("companies"), "companies.md.j2")
+    put(index_src("stats"), "stats.md.j2")
+    put(index_src("keywords"), "keywords.md.j2")
+    return pages
