@@ -1,0 +1,53 @@
+# The commands a person runs. `make site` and `make test` work on a fresh clone:
+# each installs what it needs first (virtualenv, npm packages, Debian packages).
+
+PYTHON  ?= python3
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+MKDOCS  := $(VENV)/bin/mkdocs
+ENGINE  := PYTHONPATH=hooks $(PY) -m guide
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: site test serve check new-concept new-question new-report bench deps system-deps clean
+
+site: deps                      ## build the site into site/
+	$(MKDOCS) build --strict
+
+test: deps system-deps          ## run the whole test suite (unit, golden, build, browser)
+	$(PY) -m pytest
+
+serve: deps                     ## live preview for authors: edits to content/ and templates/ reload
+	$(MKDOCS) serve --livereload
+
+check: deps                     ## validate content/ only, fast (no site build)
+	$(ENGINE) check
+
+new-concept: deps               ## scaffold content/concepts/$(ID).md
+	$(ENGINE) new concept $(ID)
+
+new-question: deps              ## scaffold content/questions/$(ID).md
+	$(ENGINE) new question $(ID)
+
+new-report: deps                ## scaffold content/reports/$(ID).md
+	$(ENGINE) new report $(ID)
+
+bench: deps                     ## build-time benchmark: real guide and synthetic corpora
+	$(PY) bench/run.py
+
+deps: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+system-deps:                    ## Debian packages for browser and PDF tests, where missing
+	scripts/install-system-deps.sh
+
+clean:
+	rm -rf site .bench

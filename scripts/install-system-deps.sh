@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install the Debian packages the browser and PDF tests need, only where missing:
+# chromium (driven by Playwright at /usr/bin/chromium), Noto CJK fonts, poppler-utils.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
+{ command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Sans CJK"; } || need+=(fonts-noto-cjk)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "installing Debian packages: ${need[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
