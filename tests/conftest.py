@@ -1,0 +1,193 @@
+"""Shared fixtures: tiny corpora on disk, the real site built once, a browser."""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS = [sys.executable, "-m", "mkdocs"]
+
+TAXONOMY = """\
+topics:
+  - id: basics
+    title: 基础
+    en: Basics
+  - id: advanced-topic
+    title: 进阶专题
+    en: Advanced
+companies:
+  - id: acme
+    name: 某公司
+  - id: initech
+    name: 另一家
+difficulties:
+  - id: basic
+    title: 基础
+  - id: advanced
+    title: 深入
+"""
+
+CONCEPT_BODY = """\
+## 一句话
+
+一句话定义。
+
+## 直觉
+
+直觉。
+
+## 面试怎么问
+
+- 问法。
+
+## 易错点
+
+- 误解。
+
+## 速查
+
+- 第一条。
+- 第二条。
+- 第三条。
+"""
+
+
+def concept(title: str = "概念", topic: str = "basics", extra: str = "", body: str = CONCEPT_BODY) -> str:
+    return f"---\ntitle: {title}\nen: Concept\ntopic: {topic}\ndifficulty: basic\nsummary: 概要。\n{extra}---\n{body}"
+
+
+def question(concepts: str = "[alpha]", extra: str = "", body: str = "答案。\n") -> str:
+    return f"---\ntext: 问题？\nbrief: 一句话答案。\nconcepts: {concepts}\ndifficulty: basic\n{extra}---\n{body}"
+
+
+def report(company: str = "acme", rounds: str = "  - name: 一面\n    questions: [q-one]\n", extra: str = "") -> str:
+    return f"---\ntitle: 面经\ncompany: {company}\nsummary: 概要。\n{extra}rounds:\n{rounds}---\n"
+
+
+def write_corpus(root: Path, files: dict[str, str], taxonomy: str | None = TAXONOMY) -> Path:
+    """Write `content/<path>` files under `root`; returns root."""
+    content = root / "content"
+    content.mkdir(parents=True, exist_ok=True)
+    if taxonomy is not None:
+        (content / "taxonomy.yml").write_text(taxonomy, encoding="utf-8")
+    for rel, text in files.items():
+        path = content / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(textwrap.dedent(text) if text.startswith("\n") else text, encoding="utf-8")
+    return root
+
+
+def valid_files() -> dict[str, str]:
+    """A tiny corpus that passes every check: 2 concepts, 1 question, 2 reports (one a duplicate)."""
+    return {
+        "concepts/alpha.md": concept("阿尔法"),
+        "concepts/beta.md": concept("贝塔", extra="prerequisites: [alpha]\n"),
+        "questions/q-one.md": question(),
+        "reports/r-one.md": report(),
+        "reports/r-two.md": report(extra="duplicate_of: r-one\n"),
+    }
+
+
+def make_project(dest: Path, content: Path | None = None) -> Path:
+    """A copy of the real project (config, docs, templates, hooks) to build in isolation."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("mkdocs.yml", "docs", "templates", "hooks", "overrides"):
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, dest / name)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    shutil.copytree(content or ROOT / "content", dest / "content")
+    return dest
+
+
+def mkdocs_build(project: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    args = [*MKDOCS, "build", "--strict", "-f", str(project / "mkdocs.yml")]
+    if site is not None:
+        args += ["-d", str(site)]
+    return subprocess.run(args, cwd=project, capture_output=True, text=True, env=env)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", help="rewrite tests/golden/*/expected from the current output")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real guide, built once per test session with --strict."""
+    site = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(ROOT, site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return site
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path):
+    """Serve the built site on localhost for the browser tests."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, site_url):
+    """A fresh page that refuses every request to another host and records JS errors."""
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.outside_requests = []
+    pg.js_errors = []
+
+    def guard(route):
+        url = route.request.url
+        if url.startswith(site_url) or url.startswith("data:") or url.startswith("blob:"):
+            route.continue_()
+        else:
+            pg.outside_requests.append(url)
+            route.abort()
+
+    pg.route("**/*", guard)
+    pg.on("pageerror", lambda err: pg.js_errors.append(str(err)))
+    yield pg
+    context.close()

@@ -1,0 +1,133 @@
+"""Build the real guide with MkDocs: links resolve, nothing loads from another host, failures are clean."""
+from __future__ import annotations
+
+import hashlib
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+from conftest import ROOT, concept, make_project, mkdocs_build
+
+ASSET_TAGS = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src"}
+
+
+class PageScan(HTMLParser):
+    """Collects ids, links and asset URLs of one HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.assets: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])
+        if tag in ASSET_TAGS and a.get(ASSET_TAGS[tag]):
+            self.assets.append(a[ASSET_TAGS[tag]])
+        if tag == "link" and a.get("href") and set((a.get("rel") or "").split()) & {"stylesheet", "icon", "preload", "modulepreload", "manifest"}:
+            self.assets.append(a["href"])
+
+
+def scan_site(site: Path) -> dict[str, PageScan]:
+    pages = {}
+    for html in site.rglob("*.html"):
+        scan = PageScan()
+        scan.feed(html.read_text(encoding="utf-8"))
+        pages["/" + html.relative_to(site).as_posix()] = scan
+    return pages
+
+
+def resolve_page(site_path: str) -> str:
+    return site_path + "index.html" if site_path.endswith("/") else site_path
+
+
+def mount_path() -> str:
+    """The path part of site_url: 404.html links absolutely, under this prefix."""
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    url = re.search(r'^site_url: !ENV \[SITE_URL, "([^"]+)"\]', text, re.M).group(1)
+    return urlsplit(url).path
+
+
+def test_every_internal_link_and_anchor_resolves(built_site):
+    pages = scan_site(built_site)
+    prefix = mount_path()
+    broken = []
+    checked = 0
+    for page, scan in pages.items():
+        for href in scan.links:
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith("//") or href.startswith("mailto:"):
+                continue
+            path = "/" + parts.path[len(prefix):] if parts.path.startswith(prefix) else parts.path
+            target = resolve_page(unquote(urljoin(page, path))) if path else page
+            anchor = unquote(parts.fragment)
+            checked += 1
+            if target.endswith(".html"):
+                if target not in pages:
+                    broken.append(f"{page}: {href} -> no page {target}")
+                elif anchor and anchor not in pages[target].ids:
+                    broken.append(f"{page}: {href} -> no anchor #{anchor} in {target}")
+            elif not (built_site / target.lstrip("/")).exists():
+                broken.append(f"{page}: {href} -> no file {target}")
+    assert checked > 500
+    assert not broken, "\n".join(broken[:50])
+
+
+def test_no_asset_is_loaded_from_another_host(built_site):
+    outside = []
+    for page, scan in scan_site(built_site).items():
+        outside += [f"{page}: {url}" for url in scan.assets if urlsplit(url).scheme in {"http", "https"} or url.startswith("//")]
+    for css in built_site.rglob("*.css"):
+        for url in re.findall(r"url\(\s*['\"]?(https?:|//)", css.read_text(encoding="utf-8", errors="replace")):
+            outside.append(f"{css.name}: url({url}...)")
+    assert not outside, "\n".join(outside[:20])
+
+
+def test_every_page_type_is_generated(built_site):
+    for path in ("concepts/ppo-clip/index.html", "questions/index.html", "questions/ppo-why-min/index.html",
+                 "reports/index.html", "reports/tencent-wxg-intern/index.html", "topics/policy-optimization/index.html",
+                 "companies/tencent/index.html", "stats/index.html", "keywords/index.html", "index.html",
+                 "assets/katex/katex.min.js"):
+        assert (built_site / path).is_file(), path
+
+
+def _tree_digest(site: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(site.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(site).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_failed_build_reports_every_problem_and_keeps_the_last_site(tmp_path):
+    project = make_project(tmp_path / "project")
+    site = tmp_path / "site"
+    first = mkdocs_build(project, site)
+    assert first.returncode == 0, first.stderr
+    before = _tree_digest(site)
+
+    (project / "content/concepts/ppo-clip.md").write_text(
+        concept(topic="policy-optimisation", extra="prerequisites: [polcy-gradient]\n"), encoding="utf-8")
+    (project / "content/questions/broken.md").write_text("---\ntext: [oops\n---\n", encoding="utf-8")
+    second = mkdocs_build(project, site)
+    output = second.stdout + second.stderr
+
+    assert second.returncode != 0
+    assert "Traceback" not in output
+    assert "content/concepts/ppo-clip.md:4: topic: unknown topic 'policy-optimisation' (did you mean 'policy-optimization'?)" in output
+    assert "content/concepts/ppo-clip.md:7: prerequisites: unknown concept 'polcy-gradient' (did you mean 'policy-gradient'?)" in output
+    assert "content/questions/broken.md:3: front matter is not valid YAML" in output
+    assert "problem(s) in the guide's sources; nothing was built and site/ was left as it was" in output
+    assert _tree_digest(site) == before
+
+
+def test_strict_build_prints_no_warning(tmp_path):
+    result = mkdocs_build(make_project(tmp_path / "project"), tmp_path / "site")
+    assert result.returncode == 0
+    assert "WARNING" not in result.stdout + result.stderr

@@ -1,0 +1,168 @@
+"""One test per class of bad input, each asserting the exact message an author sees."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import CONCEPT_BODY, concept, question, report, valid_files, write_corpus
+from guide.errors import ContentError
+from guide.pipeline import build
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def problems(tmp_path: Path, changes: dict[str, str | bytes | None], taxonomy: str | None = None) -> list[str]:
+    files = valid_files()
+    for path, text in changes.items():
+        if text is None:
+            files.pop(path, None)
+        else:
+            files[path] = text
+    kwargs = {} if taxonomy is None else {"taxonomy": taxonomy}
+    write_corpus(tmp_path, files, **kwargs)
+    with pytest.raises(ContentError) as err:
+        build(tmp_path, templates=TEMPLATES)
+    return [str(p) for p in err.value.problems]
+
+
+def test_valid_corpus_builds(tmp_path):
+    write_corpus(tmp_path, valid_files())
+    built = build(tmp_path, templates=TEMPLATES)
+    assert set(built.corpus.concepts) == {"alpha", "beta"}
+    assert "concepts/alpha.md" in built.pages
+
+
+CASES = {
+    "broken YAML": (
+        {"concepts/alpha.md": "---\ntitle: [unclosed\nen: x\n---\n"},
+        ["content/concepts/alpha.md:3: front matter is not valid YAML: expected ',' or ']', but got ':'"],
+    ),
+    "missing field": (
+        {"concepts/alpha.md": "---\ntitle: 阿尔法\nen: Alpha\ntopic: basics\ndifficulty: basic\n---\n" + CONCEPT_BODY},
+        ["content/concepts/alpha.md:1: summary: required field is missing"],
+    ),
+    "empty required field": (
+        {"questions/q-one.md": question(extra="").replace("brief: 一句话答案。", "brief: ''")},
+        ["content/questions/q-one.md:3: brief: is empty; a value is required"],
+    ),
+    "unknown field with suggestion": (
+        {"concepts/alpha.md": concept(extra="prerequisits: []\n")},
+        ["content/concepts/alpha.md:7: prerequisits: unknown field (did you mean 'prerequisites'?); allowed: "
+         "title, en, aliases, topic, tags, prerequisites, related, difficulty, summary, references"],
+    ),
+    "mistyped field": (
+        {"concepts/alpha.md": concept(extra="aliases: 7\n")},
+        ["content/concepts/alpha.md:7: aliases: expected a list of text, got a number (7)"],
+    ),
+    "text where a list is expected": (
+        {"concepts/beta.md": concept("贝塔", extra="prerequisites: alpha\n")},
+        ["content/concepts/beta.md:7: prerequisites: expected a list, got text; write it as [alpha]"],
+    ),
+    "unknown topic": (
+        {"concepts/alpha.md": concept(topic="basic")},
+        ["content/concepts/alpha.md:4: topic: unknown topic 'basic' (did you mean 'basics'?); known: basics, advanced-topic"],
+    ),
+    "unknown company": (
+        {"reports/r-one.md": report(company="acmee")},
+        ["content/reports/r-one.md:3: company: unknown company 'acmee' (did you mean 'acme'?); known: acme, initech"],
+    ),
+    "unknown prerequisite": (
+        {"concepts/beta.md": concept("贝塔", extra="prerequisites: [alpah]\n")},
+        ["content/concepts/beta.md:7: prerequisites: unknown concept 'alpah' (did you mean 'alpha'?)"],
+    ),
+    "unknown question in a report round": (
+        {"reports/r-one.md": report(rounds="  - name: 一面\n    questions: [q-one, q-two]\n")},
+        ["content/reports/r-one.md:7: rounds.questions: unknown question 'q-two' (did you mean 'q-one'?)"],
+    ),
+    "duplicate id across kinds": (
+        {"questions/alpha.md": question()},
+        ["content/questions/alpha.md:1: duplicate id 'alpha': already used by content/concepts/alpha.md"],
+    ),
+    "self-reference": (
+        {"concepts/alpha.md": concept(extra="related: [alpha]\n")},
+        ["content/concepts/alpha.md:7: related: 'alpha' refers to itself"],
+    ),
+    "prerequisite cycle": (
+        {"concepts/alpha.md": concept(extra="prerequisites: [beta]\n")},
+        ["content/concepts/beta.md:7: prerequisites: cycle: alpha → beta → alpha"],
+    ),
+    "duplicate of a duplicate": (
+        {"reports/r-three.md": report(extra="duplicate_of: r-two\n")},
+        ["content/reports/r-three.md:5: duplicate_of: 'r-two' is itself a duplicate; point to its original 'r-one'"],
+    ),
+    "non-UTF-8": (
+        {"concepts/alpha.md": concept().encode("utf-8").replace("概要".encode(), "概要".encode("gbk"))},
+        ["content/concepts/alpha.md:6: not valid UTF-8 (byte 0xb8); save the file as UTF-8"],
+    ),
+    "empty file": (
+        {"concepts/alpha.md": ""},
+        ["content/concepts/alpha.md:1: the file is empty; start it with front matter between '---' lines"],
+    ),
+    "no front matter": (
+        {"concepts/alpha.md": "# 阿尔法\n\n正文。\n"},
+        ["content/concepts/alpha.md:1: no front matter: the file must start with a '---' line, YAML fields, and a closing '---' line"],
+    ),
+    "duplicate key": (
+        {"concepts/alpha.md": concept(extra="title: 又一个\n")},
+        ["content/concepts/alpha.md:7: title: this key appears twice; keep one"],
+    ),
+    "bad file name": (
+        {"concepts/Alpha Two.md": concept()},
+        ["content/concepts/Alpha Two.md:1: file name 'Alpha Two' is not a valid id: use lower-case a-z, 0-9 and '-' (it becomes the page URL)"],
+    ),
+    "missing section": (
+        {"concepts/alpha.md": concept(body=CONCEPT_BODY.replace("## 易错点\n\n- 误解。\n\n", ""))},
+        ["content/concepts/alpha.md:8: sections: missing section '## 易错点'"],
+    ),
+    "question without answer": (
+        {"questions/q-one.md": question(body="\n")},
+        ["content/questions/q-one.md:7: answer: the answer is missing: write it below the front matter"],
+    ),
+    "unknown wikilink": (
+        {"concepts/beta.md": concept("贝塔", body=CONCEPT_BODY.replace("直觉。", "见 [[alpah]]。"))},
+        ["content/concepts/beta.md:14: link: unknown id 'alpah' in [[alpah]] (nearest: alpha)"],
+    ),
+    "unknown anchor": (
+        {"concepts/beta.md": concept("贝塔", body=CONCEPT_BODY.replace("直觉。", "见 [[alpha#面试怎么答]]。"))},
+        ["content/concepts/beta.md:14: link: unknown anchor '#面试怎么答' in page 'alpha' (nearest: 面试怎么问)"],
+    ),
+    "script tag": (
+        {"questions/q-one.md": question(body="答案。\n\n<script>alert(1)</script>\n")},
+        ["content/questions/q-one.md:9: html: raw HTML <script> is not allowed in content; write Markdown "
+         "(allowed tags: abbr, br, kbd, mark, s, small, span, sub, sup, u)"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_bad_input_is_reported_exactly(tmp_path, case):
+    changes, expected = CASES[case]
+    assert problems(tmp_path, changes) == expected
+
+
+def test_every_problem_in_one_run(tmp_path):
+    found = problems(tmp_path, {
+        "concepts/alpha.md": concept(topic="nope"),
+        "concepts/beta.md": concept("贝塔", extra="prerequisites: [gamma]\n"),
+        "questions/q-one.md": question(concepts="[delta]"),
+    })
+    assert len(found) == 3
+    assert [f.split(":")[0] for f in found] == ["content/concepts/alpha.md", "content/concepts/beta.md", "content/questions/q-one.md"]
+
+
+def test_missing_taxonomy_is_reported_once(tmp_path):
+    write_corpus(tmp_path, valid_files(), taxonomy=None)
+    with pytest.raises(ContentError) as err:
+        build(tmp_path, templates=TEMPLATES)
+    assert [str(p) for p in err.value.problems] == [
+        "content/taxonomy.yml:1: missing: the taxonomy file lists topics, companies and difficulties"
+    ]
+
+
+def test_bom_and_crlf_are_valid(tmp_path):
+    text = "\ufeff" + concept("阿尔法").replace("\n", "\r\n")
+    write_corpus(tmp_path, {**valid_files(), "concepts/alpha.md": text})
+    built = build(tmp_path, templates=TEMPLATES)
+    assert built.corpus.concepts["alpha"].title == "阿尔法"
+    assert "\r" not in built.pages["concepts/alpha.md"]
