@@ -36,7 +36,7 @@ def test_valid_corpus_builds(tmp_path):
 CASES = {
     "broken YAML": (
         {"concepts/alpha.md": "---\ntitle: [unclosed\nen: x\n---\n"},
-        ["content/concepts/alpha.md:3: front matter is not valid YAML: expected ',' or ']', but got ':'"],
+        ["content/concepts/alpha.md:3: front matter is not valid YAML: did not find expected ',' or ']'"],
     ),
     "missing field": (
         {"concepts/alpha.md": "---\ntitle: 阿尔法\nen: Alpha\ntopic: basics\ndifficulty: basic\n---\n" + CONCEPT_BODY},

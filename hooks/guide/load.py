@@ -22,6 +22,9 @@ KINDS = ("concepts", "questions", "reports")
 
 TAXONOMY = "taxonomy.yml"
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml when PyYAML was built with it (several times faster); same safe semantics and marks."""
+
 FieldPath = tuple[Any, ...]
 """Path into front matter: ('rounds', 0, 'questions', 2)."""
 
@@ -147,7 +150,7 @@ def read_taxonomy(path: Path, display: str) -> Document | Problem:
 
 def parse_yaml(text: str, display: str, first_line: int) -> tuple[Any, dict[FieldPath, int]] | Problem:
     """Parse YAML; return the value and the file line of every key and item."""
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
