@@ -5,8 +5,11 @@ fails the build with one line per problem and leaves the last good site.
 """
 from __future__ import annotations
 
+import json
 import logging
+import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -22,7 +25,8 @@ _built: pipeline.Built | None = None
 
 
 def _root(config) -> Path:
-    return Path(config.config_file_path).resolve().parent
+    # Not resolve(): a project may symlink mkdocs.yml (as bench/ does) and still own its content/.
+    return Path(config.config_file_path).absolute().parent
 
 
 def on_pre_build(config) -> None:
@@ -37,7 +41,16 @@ def on_pre_build(config) -> None:
 
 def on_files(files, config):
     assert _built is not None
-    return emit(files, config, _built.pages, _root(config))
+    start = time.perf_counter()
+    files = emit(files, config, _built.pages, _root(config))
+    _built.timings["emit"] = time.perf_counter() - start
+    return files
+
+
+def on_post_build(config) -> None:
+    # `make bench` reads the pipeline's own stage timings from here.
+    if _built is not None and os.environ.get("GUIDE_TIMINGS"):
+        Path(os.environ["GUIDE_TIMINGS"]).write_text(json.dumps(_built.timings), encoding="utf-8")
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
