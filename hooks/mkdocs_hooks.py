@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from guide import pipeline  # noqa: E402
+from guide import pipeline, search  # noqa: E402
 from guide.emit import emit  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.link import resolve  # noqa: E402
@@ -22,6 +22,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 
 log = logging.getLogger("mkdocs.guide")
 _built: pipeline.Built | None = None
+_records: list[search.Record] = []
 
 
 def _root(config) -> Path:
@@ -31,6 +32,7 @@ def _root(config) -> Path:
 
 def on_pre_build(config) -> None:
     global _built
+    _records.clear()
     try:
         _built = pipeline.build(_root(config), Path(config.docs_dir))
     except ContentError as err:
@@ -47,7 +49,18 @@ def on_files(files, config):
     return files
 
 
+def on_page_content(html: str, page, config, files) -> str:
+    if (page.meta.get("search") or {}).get("exclude"):
+        return html  # listing pages (index, keywords, stats) would outrank the pages they list
+    _records.append(search.page_record(page.url, page.title or "", page.meta, html))
+    return html
+
+
 def on_post_build(config) -> None:
+    start = time.perf_counter()
+    search.write_index(_records, Path(config.site_dir) / "pagefind")
+    if _built is not None:
+        _built.timings["search"] = time.perf_counter() - start
     # `make bench` reads the pipeline's own stage timings from here.
     if _built is not None and os.environ.get("GUIDE_TIMINGS"):
         Path(os.environ["GUIDE_TIMINGS"]).write_text(json.dumps(_built.timings), encoding="utf-8")
