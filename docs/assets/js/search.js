@@ -10,6 +10,7 @@
   var WORD = "(?:(?![" + HAN + "])[\\p{L}\\p{N}])";
   var RUN = new RegExp("([" + HAN + "]+)|(" + WORD + "+(?:[_\\-.]" + WORD + "+)*)", "gu");
   var PARTS = /[_\-.]/;
+  var HAN_CHAR = new RegExp("^[" + HAN + "]");
 
   function normalize(text) {
     return text.normalize("NFKC").toLowerCase();
@@ -36,6 +37,9 @@
     while ((match = RUN.exec(text))) {
       tokens = tokens.concat(match[1] ? hanTokens(match[1]) : wordTokens(match[2]));
     }
+    // A lone Han character next to other words is a particle (GRPO 的 KL): drop it, as search.py does.
+    var longer = tokens.filter(function (t) { return Array.from(t).length > 1 || !HAN_CHAR.test(t); });
+    if (longer.length) tokens = longer;
     return tokens.filter(function (t, i) { return tokens.indexOf(t) === i; });
   }
 
@@ -133,7 +137,7 @@
 
   function resultHtml(data, terms, query) {
     var meta = data.meta || {};
-    var url = new URL(data.url.replace(/^\//, ""), root);
+    var url = new URL((meta.url || data.url.replace(/^\//, "")), root);
     url.searchParams.set("h", query);
     var context = [meta.kind, meta.context].filter(Boolean).join(" · ");
     var title = markTerms(meta.title || data.url, termPattern(terms));
@@ -143,6 +147,41 @@
       (context ? '<p class="guide-search__context">' + escapeHtml(context) + "</p>" : "") +
       "<p>" + snippet(meta.text || "", terms, 90) + "</p>" +
       "</article></a></li>";
+  }
+
+  // Pages whose title or aliases match come first (concepts before companies, topics, questions,
+  // reports), then pages whose text matches; each list keeps Pagefind's own ranking within it.
+  var KIND_ORDER = { "概念": 0, "公司": 1, "专题": 2, "题目": 3, "面经": 4 };
+  var TITLE_CANDIDATES = 20;
+
+  function kindRank(data) {
+    var rank = KIND_ORDER[(data.meta || {}).kind];
+    return rank === undefined ? 5 : rank;
+  }
+
+  function rankedResults(pagefind, tokens) {
+    var text = tokens.join(" ");
+    return Promise.all([
+      pagefind.search(text, { filters: { tier: "title" } }),
+      pagefind.search(text, { filters: { tier: "text" } }),
+    ]).then(function (found) {
+      var titles = found[0].results.slice(0, TITLE_CANDIDATES);
+      var bodies = found[1].results.slice(0, MAX_RESULTS);
+      return Promise.all(titles.concat(bodies).map(function (r) { return r.data(); })).then(function (datas) {
+        var titleData = datas.slice(0, titles.length).map(function (d, i) { return [d, i]; });
+        titleData.sort(function (a, b) { return kindRank(a[0]) - kindRank(b[0]) || a[1] - b[1]; });
+        var seen = {};
+        var merged = [];
+        titleData.map(function (pair) { return pair[0]; }).concat(datas.slice(titles.length)).forEach(function (d) {
+          var url = (d.meta && d.meta.url) || d.url;
+          if (!seen[url]) {
+            seen[url] = true;
+            merged.push(d);
+          }
+        });
+        return { results: merged.slice(0, MAX_RESULTS), total: found[1].results.length };
+      });
+    });
   }
 
   function search(ui, query) {
@@ -155,18 +194,14 @@
     }
     var started = performance.now();
     return loadPagefind().then(function (pagefind) {
-      return pagefind.search(tokens.join(" "));
+      return rankedResults(pagefind, tokens);
     }).then(function (found) {
       if (mine !== sequence) return;
-      var top = found.results.slice(0, MAX_RESULTS);
-      return Promise.all(top.map(function (r) { return r.data(); })).then(function (datas) {
-        if (mine !== sequence) return;
-        var terms = highlightTerms(query);
-        ui.list.innerHTML = datas.map(function (d) { return resultHtml(d, terms, query); }).join("");
-        ui.meta.textContent = found.results.length ? "找到 " + found.results.length + " 个结果" : "没有找到结果：换个说法，或者查看关键词索引";
-        ui.list.dataset.ms = String(Math.round(performance.now() - started));
-        ui.list.dataset.query = query;
-      });
+      var terms = highlightTerms(query);
+      ui.list.innerHTML = found.results.map(function (d) { return resultHtml(d, terms, query); }).join("");
+      ui.meta.textContent = found.total ? "找到 " + found.total + " 个页面" : "没有找到结果：换个说法，或者查看关键词索引";
+      ui.list.dataset.ms = String(Math.round(performance.now() - started));
+      ui.list.dataset.query = query;
     }).catch(function (error) {
       if (mine === sequence) ui.meta.textContent = "搜索暂时不可用：" + error;
     });

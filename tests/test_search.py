@@ -1,0 +1,88 @@
+"""Keyword search as readers use it: typed into the real search box in headless Chromium."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from guide.search import index_tokens, query_tokens
+
+QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yml").read_text(encoding="utf-8"))
+SAMPLES = ["熵坍塌", "坍塌", "张量 并行", "张量并行", "GRPO 的 KL", "KL散度", "ppo_mini_batch_size", "Kv Cache",
+           "kvcache", "Qwen2.5-VL top-p", "ＰＰＯ（全角）", "重要性采样", "熵", "a", "", "   ", "λ-GRPO", "k3 估计器",
+           "train_batch_size/ppo_mini_batch_size", "Dr. GRPO", "w8a16", "RoPE 外推", "滴滴", "π_θ(a|s)"]
+
+
+def test_js_and_python_tokenizers_agree():
+    script = "const s=require(process.argv[1]);const q=JSON.parse(process.argv[2]);" \
+             "console.log(JSON.stringify(q.map(x=>s.queryTokens(x))))"
+    out = subprocess.run(["node", "-e", script, str(ROOT / "docs/assets/js/search.js"), json.dumps(SAMPLES)],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [query_tokens(s) for s in SAMPLES]
+
+
+def test_every_query_token_is_a_prefix_of_an_index_token():
+    """What makes partial words work: any piece a reader types is found in the text's tokens."""
+    text = "熵坍塌（entropy collapse）让 GRPO 的 KL 约束失效；ppo_mini_batch_size 与 KV cache。"
+    stored = index_tokens(text)
+    for query in ("熵坍塌", "坍塌", "熵", "塌", "GRPO 的 KL", "ppo_mini", "kvcache", "KV cache", "collapse"):
+        for token in query_tokens(query):
+            assert any(s.startswith(token) for s in stored), (query, token)
+
+
+def type_query(page, query: str, mode: str) -> list[str]:
+    box = page.locator(".guide-search input[name=q]")
+    box.click()
+    box.fill("")
+    if mode == "keys":
+        box.press_sequentially(query)
+    else:  # what an input method does when it commits text: an input event and no key events
+        page.keyboard.insert_text(query)
+    page.wait_for_function("(q) => document.querySelector('.md-search-result__list').dataset.query === q", arg=query)
+    return page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => new URL(a.href).pathname)")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("mode", ["keys", "ime"])
+def test_query_set_recall_at_5(page, site_url, mode):
+    page.goto(site_url)
+    misses = []
+    for item in QUERIES:
+        found = type_query(page, item["q"], mode)[:5]
+        if "/" + item["expect"] not in found:
+            misses.append(f"{item['q']!r}: expected /{item['expect']}, got {found}")
+    recall = 1 - len(misses) / len(QUERIES)
+    assert len(QUERIES) >= 80
+    assert recall >= 0.95, "\n".join(misses)
+    assert page.outside_requests == [] and page.js_errors == []
+
+
+@pytest.mark.browser
+def test_result_shows_title_context_and_highlighted_snippet_and_target_highlights(page, site_url):
+    page.goto(site_url + "stats/")
+    type_query(page, "重要性采样", "ime")
+    first = page.locator(".md-search-result__item").first
+    assert "重要性采样" in first.locator("h1").inner_text()
+    assert first.locator(".guide-search__context").inner_text() == "概念 · 强化学习基础"
+    assert first.locator("p mark").count() >= 1
+    first.locator("a").click()
+    page.wait_for_url("**/concepts/importance-sampling/?h=*")
+    page.wait_for_selector("mark.guide-hit")
+    assert page.locator("mark.guide-hit").first.inner_text() == "重要性采样"
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_search_loads_nothing_until_the_reader_opens_it(page, site_url):
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.goto(site_url + "concepts/ppo-clip/")
+    page.wait_for_load_state("networkidle")
+    assert not [u for u in fetched if "/pagefind/" in u]
+    type_query(page, "ppo", "keys")
+    assert [u for u in fetched if "/pagefind/" in u]
+    assert page.outside_requests == []
