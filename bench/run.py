@@ -2,7 +2,8 @@
 
 For every corpus (the real guide, then synthetic guides of BENCH_SIZES concepts) it builds the
 site BENCH_RUNS times and reports medians.  The floor is a plain `mkdocs build` of the same
-generated Markdown pages with no hook: what MkDocs + Material cost on their own.
+generated Markdown pages with no hook: what MkDocs + Material cost on their own.  "search KB" is
+the whole Pagefind bundle on disk; a reader downloads only a few of its chunks (bench/search.py).
 Environment: BENCH_SIZES (default "200 1000 2000"), BENCH_RUNS (default 3), BENCH_REAL=0 skips the real guide.
 """
 from __future__ import annotations
@@ -81,15 +82,15 @@ def measure(project: Path, runs: int) -> dict:
             timing_file.unlink()
     pages = sum(1 for _ in site.rglob("*.html"))
     total_bytes = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-    index = site / "search" / "search_index.json"
+    index_dir = site / "pagefind"
     row = {
         "pages": pages,
         "seconds": statistics.median(r["seconds"] for r in results),
         "peak_mib": statistics.median(r["peak_mib"] for r in results),
         "bytes_per_page": total_bytes / pages,
-        "search_bytes": index.stat().st_size if index.exists() else 0,
+        "search_bytes": sum(p.stat().st_size for p in index_dir.rglob("*") if p.is_file()) if index_dir.exists() else 0,
     }
-    for stage in STAGES:
+    for stage in (*STAGES, "search"):
         if timings:
             row[stage] = statistics.median(t.get(stage, 0.0) for t in timings)
     return row
@@ -103,7 +104,7 @@ def main() -> None:
         corpora.insert(0, ("real", None))
     print(f"median of {runs} run(s) per build; times in seconds\n")
     header = f"{'corpus':<16}{'pages':>7}{'build s':>9}{'ms/page':>9}{'pipeline':>10}{'share':>7}" \
-             + "".join(f"{s:>9}" for s in STAGES) + f"{'peak MiB':>10}{'KB/page':>9}{'search KB':>11}" \
+             + "".join(f"{s:>9}" for s in STAGES) + f"{'index s':>9}{'index %':>8}{'peak MiB':>10}{'KB/page':>9}{'search KB':>11}" \
              + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}"
     print(header)
     for name, n in corpora:
@@ -114,6 +115,7 @@ def main() -> None:
         print(f"{name:<16}{row['pages']:>7}{row['seconds']:>9.2f}{1000 * row['seconds'] / row['pages']:>9.1f}"
               f"{pipeline:>10.2f}{100 * pipeline / row['seconds']:>6.1f}%"
               + "".join(f"{row.get(s, 0.0):>9.2f}" for s in STAGES)
+              + f"{row.get('search', 0.0):>9.2f}{100 * row.get('search', 0.0) / row['seconds']:>7.1f}%"
               + f"{row['peak_mib']:>10.0f}{row['bytes_per_page'] / 1024:>9.1f}{row['search_bytes'] / 1024:>11.0f}"
               + f"{floor['seconds']:>9.2f}{1000 * floor['seconds'] / floor['pages']:>11.1f}{floor['bytes_per_page'] / 1024:>11.1f}",
               flush=True)
