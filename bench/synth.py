@@ -7,27 +7,55 @@ real taxonomy's topics, two questions per concept and one report per eight conce
 from __future__ import annotations
 
 import random
+import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = ("策略", "梯度", "优势", "估计", "方差", "偏差", "裁剪", "比率", "奖励", "模型", "采样", "训练", "推理", "缓存",
          "并行", "张量", "流水线", "显存", "通信", "分布", "约束", "散度", "熵", "坍塌", "黑客", "信用", "分配", "轨迹")
 TERMS = ("PPO", "GRPO", "KL", "rollout", "critic", "token", "batch", "reward", "advantage", "loss", "LoRA", "KV cache")
+_RUN = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9_]*")
 
 
-def sentence(rng: random.Random, n: int = 12) -> str:
-    parts = [rng.choice(WORDS) if rng.random() < 0.75 else rng.choice(TERMS) for _ in range(n)]
-    return "".join(p if "\u4e00" <= p[0] <= "\u9fff" else f" {p} " for p in parts).strip() + "。"
+def vocabulary() -> tuple[list[str], list[int]]:
+    """Words and their frequencies from the real guide's notes, so synthetic text has the real
+    guide's long-tailed term distribution (a few words everywhere, most words on a few pages)."""
+    counts: Counter[str] = Counter()
+    for path in (ROOT / "content").rglob("*.md"):
+        for run in _RUN.findall(path.read_text(encoding="utf-8").split("---", 2)[-1]):
+            if run[0].isascii():
+                counts[run] += 1
+            else:
+                counts.update(run[i : i + 2] for i in range(0, len(run) - 1, 2))
+    if not counts:  # a checkout without content still benchmarks
+        counts.update({w: 1 for w in WORDS + TERMS})
+    words = sorted(counts)
+    return words, [counts[w] for w in words]
 
 
-def paragraph(rng: random.Random, n: int = 4) -> str:
-    return "".join(sentence(rng) for _ in range(n))
+class Writer:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.words, self.weights = vocabulary()
+        self.rare = [w for w, c in zip(self.words, self.weights) if c <= 2] or self.words
+
+    def sentence(self, n: int = 12) -> str:
+        parts = self.rng.choices(self.words, self.weights, k=n)
+        return "".join(p if not p[0].isascii() else f" {p} " for p in parts).strip() + "。"
+
+    def paragraph(self, n: int = 4) -> str:
+        return "".join(self.sentence() for _ in range(n))
+
+    def title(self) -> str:
+        return "".join(self.rng.sample(self.rare, 3))
 
 
 def write_guide(root: Path, concepts: int, seed: int = 0) -> Path:
     """Write a synthetic `content/` (and copy the real taxonomy) under `root`."""
     rng = random.Random(seed)
+    w = Writer(rng)
     content = root / "content"
     if content.exists():
         shutil.rmtree(content)
@@ -46,7 +74,7 @@ def write_guide(root: Path, concepts: int, seed: int = 0) -> Path:
         prereqs = sorted({cids[j] for j in rng.sample(range(i), min(i, 2))}) if i else []
         related = sorted({cids[j] for j in rng.sample(range(concepts), 2)} - {cid} - set(prereqs))
         questions = qids[2 * i : 2 * i + 2]
-        title = "".join(rng.sample(WORDS, 3))
+        title = w.title()
         text = f"""---
 title: {title}{i}
 en: Synthetic concept {i}
@@ -55,7 +83,7 @@ topic: {topics[i % len(topics)]}
 prerequisites: [{", ".join(prereqs)}]
 related: [{", ".join(related)}]
 difficulty: {rng.choice(["basic", "intermediate", "advanced"])}
-summary: {sentence(rng)}
+summary: {w.sentence()}
 references:
   - title: A synthetic paper {i}
     year: 2024
@@ -64,13 +92,13 @@ references:
 
 ## 一句话
 
-{sentence(rng)} 公式 $\\hat A_t = r_t + \\gamma V(s_{{t+1}}) - V(s_t)$。
+{w.sentence()} 公式 $\\hat A_t = r_t + \\gamma V(s_{{t+1}}) - V(s_t)$。
 
 ## 直觉
 
-{paragraph(rng)}
+{w.paragraph()}
 
-{paragraph(rng)}
+{w.paragraph()}
 
 ## 公式与推导
 
@@ -78,7 +106,7 @@ $$
 L(\\theta) = \\mathbb{{E}}_t\\big[\\min(r_t \\hat A_t, \\operatorname{{clip}}(r_t, 1-\\epsilon, 1+\\epsilon)\\hat A_t)\\big]
 $$
 
-{paragraph(rng)}
+{w.paragraph()}
 
 ## 代码
 
@@ -95,33 +123,33 @@ assert x.sum() == {sum(range(i % 7 + 3))}
 {"".join(f"- 先复习 [[{p}]]。" + chr(10) for p in prereqs)}
 ## 易错点
 
-- {sentence(rng)}
-- {sentence(rng)}
+- {w.sentence()}
+- {w.sentence()}
 
 ## 速查
 
-- {sentence(rng, 8)}
-- {sentence(rng, 8)}
-- {sentence(rng, 8)}
+- {w.sentence(8)}
+- {w.sentence(8)}
+- {w.sentence(8)}
 """
         (content / "concepts" / f"{cid}.md").write_text(text, encoding="utf-8")
         for qid in questions:
             extra = rng.choice(cids)
             (content / "questions" / f"{qid}.md").write_text(f"""---
-text: {sentence(rng, 8)[:-1]}？
-brief: {sentence(rng, 10)}
+text: {w.sentence(8)[:-1]}？
+brief: {w.sentence(10)}
 concepts: [{cid}{", " + extra if extra != cid else ""}]
 difficulty: {rng.choice(["basic", "intermediate", "advanced"])}
 ---
 
 **要点**
 
-1. {sentence(rng)}
-2. {sentence(rng)}
+1. {w.sentence()}
+2. {w.sentence()}
 
 **展开**
 
-{paragraph(rng)} 见 [[{cid}]]。
+{w.paragraph()} 见 [[{cid}]]。
 """, encoding="utf-8")
     reports = max(1, concepts // 8)
     for r in range(reports):
@@ -139,9 +167,9 @@ difficulty: {rng.choice(["basic", "intermediate", "advanced"])}
         (content / "reports" / f"r{r:05d}.md").write_text(f"""---
 title: {rng.choice(["滴滴", "腾讯", "百度"])}面经 {r}
 company: {companies[r % len(companies)]}
-summary: {sentence(rng)}
+summary: {w.sentence()}
 {duplicate}{rounds}---
 
-{paragraph(rng)}
+{w.paragraph()}
 """, encoding="utf-8")
     return root

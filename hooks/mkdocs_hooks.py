@@ -23,6 +23,8 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 log = logging.getLogger("mkdocs.guide")
 _built: pipeline.Built | None = None
 _records: list[search.Record] = []
+_search_seconds = [0.0]  # time the build spends on search: text extraction + waiting for the index
+_index: search.IndexJob | None = None
 
 
 def _root(config) -> Path:
@@ -33,6 +35,7 @@ def _root(config) -> Path:
 def on_pre_build(config) -> None:
     global _built
     _records.clear()
+    _search_seconds[0] = 0.0
     try:
         _built = pipeline.build(_root(config), Path(config.docs_dir))
     except ContentError as err:
@@ -52,15 +55,29 @@ def on_files(files, config):
 def on_page_content(html: str, page, config, files) -> str:
     if (page.meta.get("search") or {}).get("exclude"):
         return html  # listing pages (index, keywords, stats) would outrank the pages they list
+    start = time.perf_counter()
     _records.append(search.page_record(page.url, page.title or "", page.meta, html))
+    _search_seconds[0] += time.perf_counter() - start
     return html
 
 
+def on_env(env, config, files):
+    # Every page's content is known now; MkDocs has yet to render and write the pages, so the
+    # search index is built in a second process meanwhile (most builds have a core to spare).
+    global _index
+    _index = search.IndexJob(list(_records), Path(config.site_dir) / "pagefind")
+    return env
+
+
 def on_post_build(config) -> None:
-    start = time.perf_counter()
-    search.write_index(_records, Path(config.site_dir) / "pagefind")
+    assert _index is not None
+    try:
+        _search_seconds[0] += _index.wait()
+    except RuntimeError as err:
+        raise PluginError(str(err)) from None
     if _built is not None:
-        _built.timings["search"] = time.perf_counter() - start
+        _built.timings["search"] = _search_seconds[0]
+        _built.timings["search_process"] = _index.elapsed
     # `make bench` reads the pipeline's own stage timings from here.
     if _built is not None and os.environ.get("GUIDE_TIMINGS"):
         Path(os.environ["GUIDE_TIMINGS"]).write_text(json.dumps(_built.timings), encoding="utf-8")

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from guide import search
 from guide.search import index_tokens, query_tokens
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yml").read_text(encoding="utf-8"))
@@ -19,10 +20,31 @@ SAMPLES = ["熵坍塌", "坍塌", "张量 并行", "张量并行", "GRPO 的 KL"
 
 def test_js_and_python_tokenizers_agree():
     script = "const s=require(process.argv[1]);const q=JSON.parse(process.argv[2]);" \
-             "console.log(JSON.stringify(q.map(x=>s.queryTokens(x))))"
+             "console.log(JSON.stringify(q.map(x=>s.queryTokens(x).map(t=>[t, s.pagefindWord(t)]))))"
     out = subprocess.run(["node", "-e", script, str(ROOT / "docs/assets/js/search.js"), json.dumps(SAMPLES)],
                          capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == [query_tokens(s) for s in SAMPLES]
+    assert json.loads(out.stdout) == [[[t, search.pagefind_word(t)] for t in query_tokens(s)] for s in SAMPLES]
+
+
+def test_pagefind_words_keep_prefixes_and_escape_stemming():
+    assert search.pagefind_word("ppo") == "ppo"
+    assert search.pagefind_word("熵") == "\u01c2" + f"{0x71B5 - 0x4E00 + 0x4DBF - 0x3400 + 1:05d}"
+    assert search.pagefind_word("熵坍").startswith(search.pagefind_word("熵"))
+    assert search.pagefind_word("熵坍") != search.pagefind_word("熵塌")
+    assert not set(search.pagefind_word("要性")[1:]) - set("0123456789")
+
+
+def test_browser_and_indexer_agree_on_the_title_region():
+    """search.js ranks by word positions that search.py reserves for titles: the sizes must match."""
+    script = (ROOT / "docs/assets/js/search.js").read_text(encoding="utf-8")
+    assert f"var HEAD = {search.HEAD};" in script and f"var TITLE_SPAN = {search.TITLE_SPAN};" in script
+    tokens = search.head_tokens(search.Record("concepts/x/", "熵坍塌", "概念", "", ("entropy collapse",), (), ""))
+    assert len(tokens) == 2 * search.HEAD
+    assert tokens[:4] == ["熵坍", "坍塌", "塌", search.FILLER]
+    assert tokens[search.TITLE_SPAN:search.TITLE_SPAN + 3] == ["entropy", "collapse", "entropycollapse"]
+    assert set(tokens[search.HEAD:]) == {search.FILLER}
+    question = search.Record("questions/x/", "熵坍塌", "题目", "", (), (), "")
+    assert search.head_tokens(question)[search.HEAD:search.HEAD + 2] == ["熵坍", "坍塌"]
 
 
 def test_every_query_token_is_a_prefix_of_an_index_token():

@@ -43,6 +43,27 @@
     return tokens.filter(function (t, i) { return tokens.indexOf(t) === i; });
   }
 
+  // The word Pagefind stores for a token: Han characters as HAN_MARK + five digits each (search.py,
+  // pagefind_word: Pagefind's own query parser mishandles Han characters).
+  var HAN_MARK = "\u01c2";
+  var HAN_BLOCKS = [[0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff]];
+
+  function hanCode(point) {
+    var offset = 0;
+    for (var i = 0; i < HAN_BLOCKS.length; i++) {
+      if (point >= HAN_BLOCKS[i][0] && point <= HAN_BLOCKS[i][1]) return offset + point - HAN_BLOCKS[i][0];
+      offset += HAN_BLOCKS[i][1] - HAN_BLOCKS[i][0] + 1;
+    }
+    return -1;
+  }
+
+  function pagefindWord(token) {
+    if (!HAN_CHAR.test(token)) return token;
+    return HAN_MARK + Array.from(token).map(function (c) {
+      return String(hanCode(c.codePointAt(0)) + 100000).slice(1);
+    }).join("");
+  }
+
   // The pieces of a query to highlight: whole Han runs and words as typed, longest first.
   function highlightTerms(query) {
     var terms = [];
@@ -60,7 +81,7 @@
   }
 
   if (typeof module !== "undefined" && module.exports) {
-    module.exports = { queryTokens: queryTokens, highlightTerms: highlightTerms };
+    module.exports = { queryTokens: queryTokens, highlightTerms: highlightTerms, pagefindWord: pagefindWord };
     return;
   }
 
@@ -120,7 +141,7 @@
   }
 
   // ---- the dialog ----------------------------------------------------------------------------
-  var MAX_RESULTS = 10;
+  var MAX_RESULTS = 8;
   var sequence = 0;
 
   function elements() {
@@ -149,59 +170,60 @@
       "</article></a></li>";
   }
 
-  // Pages whose title or aliases match come first (concepts before companies, topics, questions,
-  // reports), then pages whose text matches; each list keeps Pagefind's own ranking within it.
-  var KIND_ORDER = { "概念": 0, "公司": 1, "专题": 2, "题目": 3, "面经": 4 };
-  var TITLE_CANDIDATES = 20;
+  // Ranking, in groups: pages whose title contains every query word, then whose title or aliases
+  // do (concepts, companies and topics first, then questions and reports), then pages that match
+  // in their text; Pagefind's score orders each group.  Names sit at fixed word positions of every
+  // indexed page (TITLE_SPAN and HEAD in hooks/guide/search.py), and Pagefind reports matched
+  // positions without downloading anything, so metadata is fetched only for the results shown.
+  var TITLE_SPAN = 48;
+  var HEAD = 128;
+  var CANDIDATES = 200;
 
-  function kindRank(data) {
-    var rank = KIND_ORDER[(data.meta || {}).kind];
-    return rank === undefined ? 5 : rank;
+  function group(result, wanted) {
+    var counts = [0, 0, 0, 0];
+    result.words.forEach(function (w) {
+      if (w < 2 * HEAD) counts[(w >= HEAD ? 2 : 0) + (w % HEAD < TITLE_SPAN ? 0 : 1)]++;
+    });
+    if (counts[0] >= wanted) return 0;
+    if (counts[0] + counts[1] >= wanted) return 1;
+    if (counts[2] >= wanted) return 2;
+    if (counts[2] + counts[3] >= wanted) return 3;
+    return 4;
   }
 
-  function rankedResults(pagefind, tokens) {
-    var text = tokens.join(" ");
-    return Promise.all([
-      pagefind.search(text, { filters: { tier: "title" } }),
-      pagefind.search(text, { filters: { tier: "text" } }),
-    ]).then(function (found) {
-      var titles = found[0].results.slice(0, TITLE_CANDIDATES);
-      var bodies = found[1].results.slice(0, MAX_RESULTS);
-      return Promise.all(titles.concat(bodies).map(function (r) { return r.data(); })).then(function (datas) {
-        var titleData = datas.slice(0, titles.length).map(function (d, i) { return [d, i]; });
-        titleData.sort(function (a, b) { return kindRank(a[0]) - kindRank(b[0]) || a[1] - b[1]; });
-        var seen = {};
-        var merged = [];
-        titleData.map(function (pair) { return pair[0]; }).concat(datas.slice(titles.length)).forEach(function (d) {
-          var url = (d.meta && d.meta.url) || d.url;
-          if (!seen[url]) {
-            seen[url] = true;
-            merged.push(d);
-          }
-        });
-        return { results: merged.slice(0, MAX_RESULTS), total: found[1].results.length };
-      });
-    });
+  function ranked(results, wanted) {
+    return results.slice(0, CANDIDATES).map(function (r, i) { return [group(r, wanted), i, r]; })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
+      .map(function (x) { return x[2]; })
+      .concat(results.slice(CANDIDATES));
+  }
+
+  function render(ui, query, datas) {
+    var terms = highlightTerms(query);
+    ui.list.innerHTML = datas.map(function (d) { return resultHtml(d, terms, query); }).join("");
   }
 
   function search(ui, query) {
     var mine = ++sequence;
     var tokens = queryTokens(query);
+    var started = performance.now();
     if (!tokens.length) {
       ui.list.innerHTML = "";
       ui.meta.textContent = "输入中文或英文关键词，例如 熵坍塌、重要性采样、ppo_mini_batch_size";
       return Promise.resolve();
     }
-    var started = performance.now();
     return loadPagefind().then(function (pagefind) {
-      return rankedResults(pagefind, tokens);
+      return pagefind.search(tokens.map(pagefindWord).join(" "));
     }).then(function (found) {
       if (mine !== sequence) return;
-      var terms = highlightTerms(query);
-      ui.list.innerHTML = found.results.map(function (d) { return resultHtml(d, terms, query); }).join("");
-      ui.meta.textContent = found.total ? "找到 " + found.total + " 个页面" : "没有找到结果：换个说法，或者查看关键词索引";
-      ui.list.dataset.ms = String(Math.round(performance.now() - started));
-      ui.list.dataset.query = query;
+      var top = ranked(found.results, tokens.length).slice(0, MAX_RESULTS);
+      return Promise.all(top.map(function (r) { return r.data(); })).then(function (datas) {
+        if (mine !== sequence) return;
+        render(ui, query, datas);
+        ui.meta.textContent = found.results.length ? "找到 " + found.results.length + " 个页面" : "没有找到结果：换个说法，或者查看关键词索引";
+        ui.list.dataset.ms = String(Math.round(performance.now() - started));
+        ui.list.dataset.query = query;
+      });
     }).catch(function (error) {
       if (mine === sequence) ui.meta.textContent = "搜索暂时不可用：" + error;
     });
