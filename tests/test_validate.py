@@ -127,6 +127,10 @@ CASES = {
         {"concepts/beta.md": concept("贝塔", body=CONCEPT_BODY.replace("直觉。", "见 [[alpha#面试怎么答]]。"))},
         ["content/concepts/beta.md:14: link: unknown anchor '#面试怎么答' in page 'alpha' (nearest: 面试怎么问)"],
     ),
+    "pipe inside math in a table": (
+        {"questions/q-one.md": question(body="| a | b |\n|---|---|\n| $p(y|x)$ | ok |\n")},
+        ["content/questions/q-one.md:9: table: '|' inside $p(y|x)$ splits the table cell; write \\lvert … \\rvert or \\mid"],
+    ),
     "script tag": (
         {"questions/q-one.md": question(body="答案。\n\n<script>alert(1)</script>\n")},
         ["content/questions/q-one.md:9: html: raw HTML <script> is not allowed in content; write Markdown "

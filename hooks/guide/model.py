@@ -188,9 +188,3 @@ class Corpus:
     concepts: dict[EntityId, Concept] = field(default_factory=dict)
     questions: dict[EntityId, Question] = field(default_factory=dict)
     reports: dict[EntityId, Report] = field(default_factory=dict)
-
-    def entity(self, id: str) -> Concept | Question | Report | None:
-        return self.concepts.get(id) or self.questions.get(id) or self.reports.get(id)  # type: ignore[arg-type]
-
-    def all_ids(self) -> list[str]:
-        return [*self.concepts, *self.questions, *self.reports]

@@ -55,9 +55,6 @@ class View:
             return "未注明公司"
         return f"[{escape_md(self.taxonomy.company[company_id].name)}]({md_link(company_src(company_id))})"
 
-    def page(self, section: str) -> str:
-        return md_link(index_src(section))
-
     def difficulty(self, difficulty_id: str) -> str:
         return self.taxonomy.difficulty[difficulty_id].title
 

@@ -29,7 +29,7 @@ from .model import (
     Taxonomy,
     Topic,
 )
-from .text import headings, line_at, mask
+from .text import headings, line_at, mask, mask_fences
 from .urls import is_valid_id
 
 CONCEPT_SECTIONS: tuple[tuple[str, bool], ...] = (
@@ -428,6 +428,7 @@ def check_cycles(corpus: Corpus, docs: dict[str, Document], problems: list[Probl
 def check_body(entity: Concept | Question | Report, problems: list[Problem]) -> None:
     path, first = entity.loc.path, entity.body_line
     problems.extend(unsafe_html(entity.body, path, first))
+    problems.extend(pipes_in_table_math(entity.body, path, first))
     if isinstance(entity, Concept):
         problems.extend(concept_sections(entity.body, path, first))
 
@@ -460,6 +461,21 @@ def concept_sections(body: str, path: str, first: int) -> list[Problem]:
         low, high = CHEATSHEET_BULLETS
         if not low <= bullets <= high:
             found.append(Problem(path, first + start, "sections", f"'## 速查' needs {low} to {high} top-level bullets (it feeds the cheat sheet), found {bullets}"))
+    return found
+
+
+_TABLE_MATH = re.compile(r"(?<![\\$])\$(?!\s)((?:\\.|[^\\$\n])+?)\$")
+
+
+def pipes_in_table_math(body: str, path: str, first: int) -> list[Problem]:
+    """A `|` inside `$…$` in a table row ends the cell and breaks the formula."""
+    found: list[Problem] = []
+    for number, line in enumerate(mask_fences(body).split("\n")):
+        if line.lstrip().startswith("|"):
+            for math in _TABLE_MATH.findall(line):
+                if "|" in math.replace("\\|", ""):
+                    found.append(Problem(path, first + number, "table",
+                                         f"'|' inside ${math}$ splits the table cell; write \\lvert … \\rvert or \\mid"))
     return found
 
 
