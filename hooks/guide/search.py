@@ -33,7 +33,9 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+HAN = r"\u4e00-\u9fff"
+"""CJK Unified Ideographs; NFKC folds compatibility ideographs into them.  The rare extension
+blocks are treated as letters."""
 _RUN = re.compile(rf"([{HAN}]+)|([^\W_{HAN}]+(?:[_\-.][^\W_{HAN}]+)*)")
 _SPACE_PAIR = re.compile(rf"(?<![^\W_{HAN}])([^\W_{HAN}]+) (?=([^\W_{HAN}]+))")
 _PARTS = re.compile(r"[_\-.]")
@@ -43,30 +45,31 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
-_HAN_BLOCKS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
 HAN_MARK = "\u01c2"  # ǂ, a click letter
+CODE_SYMBOLS = "0123456789bcdfghjklmnpqrstvwxz"
+"""Digits and consonants only: the English stemmer changes no word without a vowel.  Three
+symbols (27,000 codes) cover the 20,992 unified ideographs."""
 
 
-def _han_code(char: str) -> int:
-    point, offset = ord(char), 0
-    for low, high in _HAN_BLOCKS:
-        if low <= point <= high:
-            return offset + point - low
-        offset += high - low + 1
-    raise ValueError(char)
+def _han_code(char: str) -> str:
+    value = ord(char) - 0x4E00
+    digits = []
+    for _ in range(3):
+        value, rest = divmod(value, len(CODE_SYMBOLS))
+        digits.append(CODE_SYMBOLS[rest])
+    return "".join(reversed(digits))
 
 
 def pagefind_word(token: str) -> str:
-    """The word Pagefind stores for a token: Han characters become HAN_MARK + five digits each.
+    """The word Pagefind stores for a token: Han characters become HAN_MARK + three symbols each.
 
     Pagefind's query parser handles Han characters on its own (it split 要性 into 要 and 性 and
-    lost pages), whatever the index language; digits it leaves alone, and the English stemmer
-    cannot touch a word with no vowel.  Fixed width keeps a character's code a prefix of the
-    codes of the bigrams it starts, which is how single-character queries still work.  The mark
-    is a letter nobody types, so a reader's one-letter prefix never expands to every Han word."""
+    lost pages), whatever the index language.  Fixed width keeps a character's code a prefix of
+    the codes of the bigrams it starts, which is how single-character queries still work.  The
+    mark is a letter nobody types, so a reader's one-letter prefix never expands to every Han word."""
     if not _is_han(token):
         return token
-    return HAN_MARK + "".join(f"{_han_code(c):05d}" for c in token)
+    return HAN_MARK + "".join(_han_code(c) for c in token)
 
 
 def _han_tokens(run: str, last_alone: bool) -> list[str]:

@@ -6,7 +6,7 @@
   "use strict";
 
   // ---- tokenizer: keep in step with hooks/guide/search.py -------------------------------
-  var HAN = "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff";
+  var HAN = "\\u4e00-\\u9fff";
   var WORD = "(?:(?![" + HAN + "])[\\p{L}\\p{N}])";
   var RUN = new RegExp("([" + HAN + "]+)|(" + WORD + "+(?:[_\\-.]" + WORD + "+)*)", "gu");
   var PARTS = /[_\-.]/;
@@ -43,25 +43,24 @@
     return tokens.filter(function (t, i) { return tokens.indexOf(t) === i; });
   }
 
-  // The word Pagefind stores for a token: Han characters as HAN_MARK + five digits each (search.py,
-  // pagefind_word: Pagefind's own query parser mishandles Han characters).
+  // The word Pagefind stores for a token: Han characters as HAN_MARK + three symbols each
+  // (search.py, pagefind_word: Pagefind's own query parser mishandles Han characters).
   var HAN_MARK = "\u01c2";
-  var HAN_BLOCKS = [[0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xf900, 0xfaff]];
+  var CODE_SYMBOLS = "0123456789bcdfghjklmnpqrstvwxz";
 
   function hanCode(point) {
-    var offset = 0;
-    for (var i = 0; i < HAN_BLOCKS.length; i++) {
-      if (point >= HAN_BLOCKS[i][0] && point <= HAN_BLOCKS[i][1]) return offset + point - HAN_BLOCKS[i][0];
-      offset += HAN_BLOCKS[i][1] - HAN_BLOCKS[i][0] + 1;
+    var value = point - 0x4e00;
+    var out = "";
+    for (var i = 0; i < 3; i++) {
+      out = CODE_SYMBOLS[value % CODE_SYMBOLS.length] + out;
+      value = Math.floor(value / CODE_SYMBOLS.length);
     }
-    return -1;
+    return out;
   }
 
   function pagefindWord(token) {
     if (!HAN_CHAR.test(token)) return token;
-    return HAN_MARK + Array.from(token).map(function (c) {
-      return String(hanCode(c.codePointAt(0)) + 100000).slice(1);
-    }).join("");
+    return HAN_MARK + Array.from(token).map(function (c) { return hanCode(c.codePointAt(0)); }).join("");
   }
 
   // The pieces of a query to highlight: whole Han runs and words as typed, longest first.
@@ -203,10 +202,14 @@
     ui.list.innerHTML = datas.map(function (d) { return resultHtml(d, terms, query); }).join("");
   }
 
+  // Results appear as their metadata arrives, in rank order: the first shows as soon as its own
+  // metadata is in, without waiting for the rest.  data-ms records when the first results showed,
+  // data-query marks the list complete (the tests wait for it).
   function search(ui, query) {
     var mine = ++sequence;
     var tokens = queryTokens(query);
     var started = performance.now();
+    delete ui.list.dataset.ms;
     if (!tokens.length) {
       ui.list.innerHTML = "";
       ui.meta.textContent = "输入中文或英文关键词，例如 熵坍塌、重要性采样、ppo_mini_batch_size";
@@ -217,11 +220,25 @@
     }).then(function (found) {
       if (mine !== sequence) return;
       var top = ranked(found.results, tokens.length).slice(0, MAX_RESULTS);
-      return Promise.all(top.map(function (r) { return r.data(); })).then(function (datas) {
+      var datas = new Array(top.length);
+      var shown = 0;
+      ui.meta.textContent = found.results.length ? "找到 " + found.results.length + " 个页面" : "没有找到结果：换个说法，或者查看关键词索引";
+      if (!top.length) ui.list.innerHTML = "";
+      return Promise.all(top.map(function (result, index) {
+        return result.data().then(function (data) {
+          if (mine !== sequence) return;
+          datas[index] = data;
+          var ready = 0;
+          while (ready < datas.length && datas[ready]) ready++;
+          if (ready > shown) {
+            shown = ready;
+            render(ui, query, datas.slice(0, ready));
+            if (!ui.list.dataset.ms) ui.list.dataset.ms = String(Math.round(performance.now() - started));
+          }
+        });
+      })).then(function () {
         if (mine !== sequence) return;
-        render(ui, query, datas);
-        ui.meta.textContent = found.results.length ? "找到 " + found.results.length + " 个页面" : "没有找到结果：换个说法，或者查看关键词索引";
-        ui.list.dataset.ms = String(Math.round(performance.now() - started));
+        if (!ui.list.dataset.ms) ui.list.dataset.ms = String(Math.round(performance.now() - started));
         ui.list.dataset.query = query;
       });
     }).catch(function (error) {
