@@ -22,6 +22,7 @@ travels as metadata, for snippets.
 """
 from __future__ import annotations
 
+import functools
 import html
 import multiprocessing
 import re
@@ -60,6 +61,7 @@ def _han_code(char: str) -> str:
     return "".join(reversed(digits))
 
 
+@functools.lru_cache(maxsize=None)
 def pagefind_word(token: str) -> str:
     """The word Pagefind stores for a token: Han characters become HAN_MARK + three symbols each.
 
