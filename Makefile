@@ -8,7 +8,7 @@ MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test serve check new-concept new-question new-report bench deps system-deps clean
+.PHONY: site test serve check pdf new-concept new-question new-report bench deps system-deps clean
 
 site: deps                      ## build the site into site/
 	$(MKDOCS) build --strict
@@ -18,6 +18,9 @@ test: deps system-deps          ## run the whole test suite (unit, golden, build
 
 serve: deps                     ## live preview for authors: edits to content/ and templates/ reload
 	$(MKDOCS) serve --livereload
+
+pdf: site system-deps           ## print every cheat sheet to site/pdf/<topic>.pdf (headless Chromium)
+	$(PY) scripts/make_pdf.py site
 
 check: deps                     ## validate content/ only, fast (no site build)
 	$(ENGINE) check

@@ -18,7 +18,21 @@ from pypinyin import Style, lazy_pinyin
 
 from .link import GENERATED_SECTIONS, Links, company_counts, original
 from .model import Company, Concept, Corpus, EntityId, Question, Report, SrcUri
-from .urls import company_src, entity_src, index_src, md_link, topic_src
+from .text import bullets_and_formulas, section
+from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src
+
+
+CHEATSHEET_QUESTIONS = 8
+"""Most-asked questions printed on a topic's cheat sheet, with their one-line answers."""
+
+
+@dataclass(frozen=True)
+class SheetEntry:
+    """One concept's block on a cheat sheet."""
+
+    concept: Concept
+    bullets: list[str]
+    formulas: list[str]
 
 
 @dataclass(frozen=True)
@@ -123,6 +137,25 @@ class View:
                     cells[topic][company].add(group)
         return {t: {c: len(g) for c, g in row.items()} for t, row in cells.items()}
 
+    def sheet(self, topic_id: str) -> list[SheetEntry]:
+        """A topic's concepts in learning order, each with its 速查 bullets and key formulas."""
+        entries = []
+        for concept_id in self.links.learning_order.get(topic_id, []):
+            bullets, formulas = bullets_and_formulas(section(self.links.bodies[concept_id], "速查"))
+            entries.append(SheetEntry(self.corpus.concepts[concept_id], bullets, formulas))
+        return entries
+
+    def sheet_questions(self, topic_id: str) -> list[Question]:
+        """The topic's questions most asked across distinct reports (then easier first)."""
+        rank = {d.id: d.rank for d in self.taxonomy.difficulties}
+        questions = self.questions_in_topic(topic_id)
+        questions.sort(key=lambda q: (-self.asked_count(q.id), rank.get(q.difficulty, 0), q.id))
+        return questions[:CHEATSHEET_QUESTIONS]
+
+    def pdf(self, topic_id: str) -> str:
+        """A link from a cheat sheet page (at cheatsheets/<topic>/) to its PDF."""
+        return "../../" + pdf_url(topic_id)
+
     def keywords(self) -> list[tuple[str, list[Keyword]]]:
         """Every title, English name and alias, A-Z by pinyin; grouped by first letter."""
         entries: list[Keyword] = []
@@ -200,6 +233,9 @@ def render(corpus: Corpus, links: Links, templates: Path) -> dict[SrcUri, str]:
         put(topic_src(topic.id), "topic.md.j2", t=topic, concepts=order)
     for company in corpus.taxonomy.companies:
         put(company_src(company.id), "company.md.j2", co=company)
+    for topic in corpus.taxonomy.topics:
+        put(cheatsheet_src(topic.id), "cheatsheet.md.j2", t=topic)
+    put(index_src("cheatsheets"), "cheatsheets.md.j2")
     put(index_src("topics"), "topics.md.j2")
     put(index_src("questions"), "questions.md.j2")
     put(index_src("reports"), "reports.md.j2")

@@ -95,3 +95,36 @@ def _unique(anchor: str, seen: set[str]) -> str:
     while f"{anchor}_{n}" in seen:
         n += 1
     return f"{anchor}_{n}"
+
+
+def section(body: str, title: str) -> str:
+    """The text of the `## title` section of a Markdown body (without its heading), or ''."""
+    lines = body.split("\n")
+    spans = [h for h in headings(body) if h.level == 2]
+    for index, heading in enumerate(spans):
+        if heading.title == title:
+            end = spans[index + 1].line if index + 1 < len(spans) else len(lines)
+            return "\n".join(lines[heading.line + 1 : end]).strip("\n")
+    return ""
+
+
+def bullets_and_formulas(text: str) -> tuple[list[str], list[str]]:
+    """Top-level `- ` bullets (with their continuation lines) and the `$$` blocks outside them."""
+    bullets: list[str] = []
+    formulas = [m.group(0).strip() for m in _DISPLAY_MATH.finditer(mask_fences(text)) if m.group(0).startswith("$$")]
+    outside = _DISPLAY_MATH.sub("", text)
+    current: list[str] | None = None
+    for line in outside.split("\n"):
+        if re.match(r"^[-*+] ", line):
+            if current is not None:
+                bullets.append("\n".join(current))
+            current = [line[2:]]
+        elif current is not None and (line.startswith("  ") or not line.strip()):
+            if line.strip():
+                current.append(line.strip())
+        elif current is not None:
+            bullets.append("\n".join(current))
+            current = None
+    if current is not None:
+        bullets.append("\n".join(current))
+    return bullets, formulas

@@ -39,9 +39,18 @@ def company_src(company_id: str) -> SrcUri:
     return SrcUri(f"companies/{company_id}.md")
 
 
+def cheatsheet_src(topic_id: str) -> SrcUri:
+    return SrcUri(f"cheatsheets/{topic_id}.md")
+
+
+def pdf_url(topic_id: str) -> str:
+    """Where `make pdf` writes a topic's cheat sheet, relative to the site root."""
+    return f"pdf/{topic_id}.pdf"
+
+
 def index_src(section: str) -> SrcUri:
     """The index page of a section (`questions/index.md`) or a single page (`stats.md`)."""
-    return SrcUri(f"{section}/index.md") if section in {"concepts", "questions", "reports", "topics", "companies"} else SrcUri(f"{section}.md")
+    return SrcUri(f"{section}/index.md") if section in {"concepts", "questions", "reports", "topics", "companies", "cheatsheets"} else SrcUri(f"{section}.md")
 
 
 def url_of(src: SrcUri) -> Url:

@@ -1,0 +1,25 @@
+// "打印 / 保存 PDF" buttons, and collapsed blocks opened for printing and closed again after.
+(function () {
+  function setup() {
+    document.querySelectorAll(".guide-print").forEach(function (button) {
+      if (button.dataset.ready) return;
+      button.dataset.ready = "1";
+      button.addEventListener("click", function () { window.print(); });
+    });
+  }
+
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    opened = Array.prototype.filter.call(document.querySelectorAll("details:not([open])"), function (d) {
+      d.open = true;
+      return true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
+  });
+
+  if (window.document$) window.document$.subscribe(setup);
+  else document.addEventListener("DOMContentLoaded", setup);
+})();
