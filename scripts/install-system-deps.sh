@@ -6,7 +6,8 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
-{ command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Sans CJK"; } || need+=(fonts-noto-cjk)
+# grep without -q: an early exit would SIGPIPE fc-list and fail the pipeline under pipefail.
+{ command -v fc-list >/dev/null 2>&1 && fc-list : family | grep -i "Noto Sans CJK" >/dev/null; } || need+=(fonts-noto-cjk)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 
 if [ ${#need[@]} -eq 0 ]; then
