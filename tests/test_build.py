@@ -63,8 +63,8 @@ def test_every_internal_link_and_anchor_resolves(built_site):
             parts = urlsplit(href)
             if parts.scheme or href.startswith("//") or href.startswith("mailto:"):
                 continue
-            if parts.path.endswith(".pdf"):
-                continue  # written by `make pdf`; test_print checks these links
+            if parts.path.endswith((".pdf", ".apkg")):
+                continue  # written by `make pdf` / `make anki`; test_print and test_anki check these links
             path = "/" + parts.path[len(prefix):] if parts.path.startswith(prefix) else parts.path
             target = resolve_page(unquote(urljoin(page, path))) if path else page
             anchor = unquote(parts.fragment)

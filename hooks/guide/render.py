@@ -7,6 +7,7 @@ here in `View`.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from pypinyin import Style, lazy_pinyin
 from .link import GENERATED_SECTIONS, Links, company_counts, original
 from .model import Company, Concept, Corpus, EntityId, Question, Report, SrcUri
 from .text import bullets_and_formulas, section
-from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src
+from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src, url_of
 
 
 CHEATSHEET_QUESTIONS = 8
@@ -152,6 +153,26 @@ class View:
         questions.sort(key=lambda q: (-self.asked_count(q.id), rank.get(q.difficulty, 0), q.id))
         return questions[:CHEATSHEET_QUESTIONS]
 
+    def practice_data(self) -> str:
+        """Everything the drill page needs, as JSON for a <script type="application/json">."""
+        questions = []
+        for q in self.corpus.questions.values():
+            companies = sorted({self.corpus.reports[r].company for r in self.links.asked_in.get(q.id, ())
+                                if self.corpus.reports[r].company})
+            questions.append({
+                "id": q.id, "text": q.text, "brief": q.brief, "url": url_of(entity_src(q)),
+                "topic": self.question_topic(q), "difficulty": q.difficulty, "companies": companies,
+                "asked": self.asked_count(q.id),
+            })
+        data = {
+            "questions": questions,
+            "topics": [{"id": t.id, "title": t.title} for t in self.taxonomy.topics],
+            "companies": [{"id": c.id, "title": c.name} for c in self.taxonomy.companies],
+            "difficulties": [{"id": d.id, "title": d.title} for d in self.taxonomy.difficulties],
+        }
+        # "</" cannot end the script element early once escaped.
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
     def pdf(self, topic_id: str) -> str:
         """A link from a cheat sheet page (at cheatsheets/<topic>/) to its PDF."""
         return "../../" + pdf_url(topic_id)
@@ -242,4 +263,5 @@ def render(corpus: Corpus, links: Links, templates: Path) -> dict[SrcUri, str]:
     put(index_src("companies"), "companies.md.j2")
     put(index_src("stats"), "stats.md.j2")
     put(index_src("keywords"), "keywords.md.j2")
+    put(index_src("practice"), "practice.md.j2")
     return pages

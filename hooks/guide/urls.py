@@ -48,9 +48,12 @@ def pdf_url(topic_id: str) -> str:
     return f"pdf/{topic_id}.pdf"
 
 
+SECTION_INDEXES = frozenset({"concepts", "questions", "reports", "topics", "companies", "cheatsheets"})
+
+
 def index_src(section: str) -> SrcUri:
-    """The index page of a section (`questions/index.md`) or a single page (`stats.md`)."""
-    return SrcUri(f"{section}/index.md") if section in {"concepts", "questions", "reports", "topics", "companies", "cheatsheets"} else SrcUri(f"{section}.md")
+    """The index page of a section (`questions/index.md`) or a single page (`stats.md`, `practice.md`)."""
+    return SrcUri(f"{section}/index.md") if section in SECTION_INDEXES else SrcUri(f"{section}.md")
 
 
 def url_of(src: SrcUri) -> Url:

@@ -11,6 +11,7 @@
       el.dataset.typeset = "1";
     });
   }
+  window.guideTypeset = typeset;  // for content inserted later (the drill's answers)
   if (window.document$) {
     window.document$.subscribe(function () { typeset(document); });
   } else {
