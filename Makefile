@@ -8,7 +8,7 @@ MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test serve check pdf new-concept new-question new-report bench deps system-deps clean
+.PHONY: site test serve check pdf anki new-concept new-question new-report bench deps system-deps clean
 
 site: deps                      ## build the site into site/
 	$(MKDOCS) build --strict
@@ -21,6 +21,9 @@ serve: deps                     ## live preview for authors: edits to content/ a
 
 pdf: site system-deps           ## print every cheat sheet to site/pdf/<topic>.pdf (headless Chromium)
 	$(PY) scripts/make_pdf.py site
+
+anki: site                      ## export the question bank to site/downloads/rl-interview-guide.apkg
+	$(ENGINE) anki --out site/downloads/rl-interview-guide.apkg
 
 check: deps                     ## validate content/ only, fast (no site build)
 	$(ENGINE) check

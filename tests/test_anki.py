@@ -1,0 +1,172 @@
+"""The Anki export: one note per question, tagged, with stable identity across builds."""
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from guide.anki import DECK_ID, DECK_NAME, MODEL_ID, write_deck
+from guide.pipeline import Built, build
+
+from conftest import ROOT
+
+SITE = "https://example.org/rl-interview-guide/"
+ASKED = "ppo-grpo-dpo-differences"
+"""A question asked in reports of three companies and in one report without a company."""
+ASKED_COMPANIES = {"baidu", "bigtech", "didi"}
+FIELD_SEPARATOR = "\x1f"
+
+
+@pytest.fixture(scope="module")
+def built() -> Built:
+    return build(ROOT)
+
+
+def read_apkg(path: Path, workdir: Path) -> tuple[dict[str, dict], dict, list[tuple[int, int, int]]]:
+    """Notes by guid ({id, tags, front, back, mid}), the col row's decks/models JSON, and (card id, note id, deck id)."""
+    with zipfile.ZipFile(path) as archive:
+        archive.extract("collection.anki2", workdir)
+    db = sqlite3.connect(workdir / "collection.anki2")
+    try:
+        notes = {}
+        for note_id, guid, mid, tags, flds in db.execute("SELECT id, guid, mid, tags, flds FROM notes"):
+            front, back = flds.split(FIELD_SEPARATOR)
+            notes[guid] = {"id": note_id, "mid": mid, "tags": tags.split(), "front": front, "back": back}
+        decks, models = db.execute("SELECT decks, models FROM col").fetchone()
+        cards = db.execute("SELECT id, nid, did FROM cards").fetchall()
+    finally:
+        db.close()
+    return notes, {"decks": decks, "models": models}, cards
+
+
+@pytest.fixture(scope="module")
+def two_builds(built: Built, tmp_path_factory: pytest.TempPathFactory):
+    results = []
+    for name in ("first", "second"):
+        work = tmp_path_factory.mktemp(f"anki-{name}")
+        path = work / "guide.apkg"
+        count = write_deck(built, SITE, path)
+        assert count == len(built.corpus.questions)
+        results.append(read_apkg(path, work))
+    return results
+
+
+@pytest.fixture(scope="module")
+def notes(two_builds) -> dict[str, dict]:
+    return two_builds[0][0]
+
+
+def by_front(notes: dict[str, dict], built: Built, question_id: str) -> dict:
+    text = html.escape(built.corpus.questions[question_id].text)
+    [note] = [n for n in notes.values() if n["front"] == text]
+    return note
+
+
+def test_one_note_and_one_card_per_question(built, two_builds):
+    notes, col, cards = two_builds[0]
+    assert len(notes) == len(built.corpus.questions)
+    assert len({n["id"] for n in notes.values()}) == len(notes)
+    assert len(cards) == len(notes) and len({c[0] for c in cards}) == len(cards)
+    assert {c[1] for c in cards} == {n["id"] for n in notes.values()}
+    assert {c[2] for c in cards} == {DECK_ID}
+    assert {n["mid"] for n in notes.values()} == {MODEL_ID}
+    assert json.loads(col["decks"])[str(DECK_ID)]["name"] == DECK_NAME
+    assert str(MODEL_ID) in json.loads(col["models"])
+
+
+def test_fronts_are_the_questions(built, notes):
+    fronts = {n["front"] for n in notes.values()}
+    assert fronts == {html.escape(q.text) for q in built.corpus.questions.values()}
+
+
+def test_every_note_has_topic_and_difficulty_tags(built, notes):
+    topics = {t.id for t in built.corpus.taxonomy.topics}
+    difficulties = {d.id for d in built.corpus.taxonomy.difficulties}
+    for note in notes.values():
+        topic = [t for t in note["tags"] if t.startswith("topic::")]
+        difficulty = [t for t in note["tags"] if t.startswith("difficulty::")]
+        assert len(topic) == 1 and topic[0].removeprefix("topic::") in topics, note["tags"]
+        assert len(difficulty) == 1 and difficulty[0].removeprefix("difficulty::") in difficulties, note["tags"]
+
+
+def test_company_tags_follow_the_reports(built, notes):
+    question = built.corpus.questions[ASKED]
+    note = by_front(notes, built, ASKED)
+    assert {t.removeprefix("company::") for t in note["tags"] if t.startswith("company::")} == ASKED_COMPANIES
+    first = built.corpus.concepts[question.concepts[0]]
+    assert f"topic::{first.topic}" in note["tags"]
+    assert f"difficulty::{question.difficulty}" in note["tags"]
+    # and every other note: exactly the companies of the reports that asked it
+    for qid in built.corpus.questions:
+        expected = {built.corpus.reports[r].company for r in built.links.asked_in[qid]} - {None}
+        tags = by_front(notes, built, qid)["tags"]
+        assert {t.removeprefix("company::") for t in tags if t.startswith("company::")} == expected, qid
+
+
+def test_identity_is_stable_across_builds(two_builds):
+    (first, _, first_cards), (second, _, second_cards) = two_builds
+    assert first.keys() == second.keys()  # guids
+    assert {g: n["id"] for g, n in first.items()} == {g: n["id"] for g, n in second.items()}
+    assert sorted(first_cards) == sorted(second_cards)
+    assert {g: (n["front"], n["back"], n["tags"]) for g, n in first.items()} == {
+        g: (n["front"], n["back"], n["tags"]) for g, n in second.items()
+    }
+
+
+def test_back_has_brief_math_and_absolute_links(built, notes):
+    question = built.corpus.questions[ASKED]
+    assert "$" in question.body  # the test's premise: the answer has inline math
+    back = by_front(notes, built, ASKED)["back"]
+    assert html.escape(question.brief) in back
+    assert r'<span class="arithmatex">\(' in back
+    assert f'href="{SITE}concepts/' in back
+    assert f'href="{SITE}questions/{ASKED}/"' in back
+
+
+def test_no_md_links_remain(notes):
+    for note in notes.values():
+        assert not re.search(r'href="[^"]*\.md\b', note["back"]), note["front"]
+        for href in re.findall(r'href="([^"]*)"', note["back"]):
+            assert href.startswith(("https://", "http://")), href
+
+
+def test_mod_time_is_the_build_time_unless_pinned(built, tmp_path):
+    """Anki replaces an imported note only if the new copy's `mod` is newer: ids stay, `mod` moves."""
+
+    def mods(path: Path) -> set[int]:
+        with zipfile.ZipFile(path) as archive:
+            archive.extract("collection.anki2", path.parent)
+        db = sqlite3.connect(path.parent / "collection.anki2")
+        try:
+            return {mod for (mod,) in db.execute("SELECT mod FROM notes")}
+        finally:
+            db.close()
+
+    (tmp_path / "pinned").mkdir()
+    write_deck(built, SITE, tmp_path / "pinned" / "guide.apkg", timestamp=1_700_000_000)
+    assert mods(tmp_path / "pinned" / "guide.apkg") == {1_700_000_000}
+    (tmp_path / "now").mkdir()
+    before = int(time.time())
+    write_deck(built, SITE, tmp_path / "now" / "guide.apkg")
+    [mod] = mods(tmp_path / "now" / "guide.apkg")
+    assert before <= mod <= time.time()
+
+
+def test_make_anki_writes_the_deck_the_practice_page_links_to(built_site, tmp_path):
+    site = tmp_path / "site"
+    html = (built_site / "practice" / "index.html").read_text(encoding="utf-8")
+    href = re.search(r'href="([^"]+\.apkg)"', html).group(1)
+    target = (site / "practice" / href).resolve()
+    result = subprocess.run([sys.executable, "-m", "guide", "--root", str(ROOT), "anki", "--out", str(target)],
+                            capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT / "hooks")})
+    assert result.returncode == 0, result.stderr
+    assert target == (site / "downloads" / "rl-interview-guide.apkg").resolve() and target.stat().st_size > 10_000
