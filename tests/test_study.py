@@ -104,3 +104,16 @@ def test_progress_exports_and_imports(page, site_url, tmp_path):
     page.wait_for_function("() => document.querySelector('.guide-practice__status').textContent.includes('已导入')")
     assert stored(page)[qid]["status"] == "known"
     assert page.locator(".guide-practice__progress tr[data-topic=rlhf] td").nth(1).inner_text() == "1"
+
+
+def test_map_shows_every_concept_and_nodes_navigate(page, site_url):
+    page.goto(site_url + "map/")
+    ids = page.eval_on_selector_all(".concept-map a.map-node:not(.map-node--external)", "ns => ns.map(n => n.dataset.id)")
+    assert len(ids) == len(set(ids)) >= 45  # every concept once, across the topic maps
+    page.locator(".concept-map a.map-node[data-id=ppo-clip]:not(.map-node--external)").click()
+    page.wait_for_url("**/concepts/ppo-clip/")
+    assert page.inner_text("h1").startswith("PPO 裁剪目标")
+    page.goto(site_url + "topics/policy-optimization/")
+    page.locator(".concept-map a.map-node[data-id=grpo]").click()
+    page.wait_for_url("**/concepts/grpo/")
+    assert page.outside_requests == [] and page.js_errors == []

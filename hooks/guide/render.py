@@ -17,6 +17,7 @@ import jinja2
 import yaml
 from pypinyin import Style, lazy_pinyin
 
+from .conceptmap import topic_map
 from .link import GENERATED_SECTIONS, Links, company_counts, original
 from .model import Company, Concept, Corpus, EntityId, Question, Report, SrcUri
 from .text import bullets_and_formulas, section
@@ -173,6 +174,13 @@ class View:
         # "</" cannot end the script element early once escaped.
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
+    def concept_map(self, topic_id: str, to_root: str) -> str:
+        """The topic's prerequisite graph as inline SVG; `to_root` leads from the page to the site root."""
+        svg = topic_map(self.corpus, self.links, topic_id, lambda cid: f"{to_root}{url_of(entity_src(self.corpus.concepts[EntityId(cid)]))}")
+        # Links as xlink:href: Material's instant navigation assigns `a.href` on the links it
+        # handles, which throws on SVG <a> (its href is read-only); these load as plain links.
+        return svg.replace("<a href=", "<a xlink:href=").replace("<svg ", '<svg xmlns:xlink="http://www.w3.org/1999/xlink" ', 1)
+
     def pdf(self, topic_id: str) -> str:
         """A link from a cheat sheet page (at cheatsheets/<topic>/) to its PDF."""
         return "../../" + pdf_url(topic_id)
@@ -264,4 +272,5 @@ def render(corpus: Corpus, links: Links, templates: Path) -> dict[SrcUri, str]:
     put(index_src("stats"), "stats.md.j2")
     put(index_src("keywords"), "keywords.md.j2")
     put(index_src("practice"), "practice.md.j2")
+    put(index_src("map"), "map.md.j2")
     return pages
