@@ -17,7 +17,7 @@ test: deps system-deps          ## run the whole test suite (unit, golden, build
 	$(PY) -m pytest
 
 serve: deps                     ## live preview for authors: edits to content/ and templates/ reload
-	$(MKDOCS) serve --livereload
+	$(MKDOCS) serve --livereload --dirty --no-strict
 
 pdf: site system-deps           ## print every cheat sheet to site/pdf/<topic>.pdf (headless Chromium)
 	$(PY) scripts/make_pdf.py site
@@ -37,8 +37,10 @@ new-question: deps              ## scaffold content/questions/$(ID).md
 new-report: deps                ## scaffold content/reports/$(ID).md
 	$(ENGINE) new report $(ID)
 
-bench: deps                     ## build-time benchmark: real guide and synthetic corpora
+bench: deps system-deps         ## benchmarks: build cost by size, search in the browser, the author loop
 	$(PY) bench/run.py
+	$(PY) bench/search.py
+	$(PY) bench/serve.py
 
 deps: $(VENV)/.installed node_modules/.installed
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from guide import pipeline, search  # noqa: E402
+from guide import pipeline, search, serving  # noqa: E402
 from guide.emit import emit  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.link import resolve  # noqa: E402
@@ -25,6 +25,9 @@ _built: pipeline.Built | None = None
 _records: list[search.Record] = []
 _search_seconds = [0.0]  # time the build spends on search: text extraction + waiting for the index
 _index: search.IndexJob | None = None
+# `mkdocs serve` reloads this module before every rebuild, so what must outlive a rebuild
+# (the page cache, the last index job, the records of pages a dirty rebuild skips) lives in the
+# engine's `serving` state instead.
 
 
 def _root(config) -> Path:
@@ -32,10 +35,15 @@ def _root(config) -> Path:
     return Path(config.config_file_path).absolute().parent
 
 
+def on_startup(command: str, dirty: bool) -> None:
+    serving.start(command, dirty)
+
+
 def on_pre_build(config) -> None:
     global _built
     _records.clear()
     _search_seconds[0] = 0.0
+    serving.before_build()
     try:
         _built = pipeline.build(_root(config), Path(config.docs_dir))
     except ContentError as err:
@@ -47,7 +55,7 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     assert _built is not None
     start = time.perf_counter()
-    files = emit(files, config, _built.pages, _root(config))
+    files = emit(files, config, _built.pages, _root(config), serving.page_cache(_root(config)))
     _built.timings["emit"] = time.perf_counter() - start
     return files
 
@@ -65,12 +73,16 @@ def on_env(env, config, files):
     # Every page's content is known now; MkDocs has yet to render and write the pages, so the
     # search index is built in a second process meanwhile (most builds have a core to spare).
     global _index
-    _index = search.IndexJob(list(_records), Path(config.site_dir) / "pagefind")
+    records = serving.all_records(_records, {f.url for f in files.documentation_pages()})
+    _index = search.IndexJob(records, Path(config.site_dir) / "pagefind")
+    serving.index_started(_index)
     return env
 
 
 def on_post_build(config) -> None:
     assert _index is not None
+    if serving.live():
+        return  # the preview reloads now; the index lands a moment later
     try:
         _search_seconds[0] += _index.wait()
     except RuntimeError as err:

@@ -51,6 +51,9 @@ MARGIN = 4
 ORDER_ROUNDS = 4
 """Left-to-right-and-back barycenter sweeps tried when ordering columns."""
 TRANSPOSE_ROUNDS = 8
+TRANSPOSE_MAX_NODES = 40
+"""The neighbour-swap step costs degree × degree per pair of nodes; above this many nodes in a map
+(far beyond a readable map) only the linear barycenter sweeps run, so build time stays linear."""
 """Passes of neighbour swaps after each sweep (each pass only swaps when crossings drop)."""
 PLACE_ROUNDS = 4
 """Sweeps that pull nodes level with their neighbours."""
@@ -217,7 +220,8 @@ def _order(layers: list[list[str]], up: dict[str, list[str]], down: dict[str, li
                     else:  # unconnected concepts gather at the bottom
                         bary[item] = pos[item] if up[item] or down[item] else math.inf
                 layers[col].sort(key=lambda item: (bary[item], item))
-            _transpose(layers, up, down)
+            if sum(len(layer) for layer in layers) <= TRANSPOSE_MAX_NODES:
+                _transpose(layers, up, down)
             count = _crossings(layers, down)
             if count < best_count:
                 best, best_count = [list(layer) for layer in layers], count

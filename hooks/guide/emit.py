@@ -17,18 +17,35 @@ KATEX_FILES = ("katex.min.js", "katex.min.css")
 """KaTeX is served from the site itself (no CDN); fonts are added as woff2 only."""
 
 
-def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path) -> Files:
+def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path, cache: Path | None = None) -> Files:
+    """Add every generated page and KaTeX's files to MkDocs' files.
+
+    With `cache` (a folder outside docs/, used by `make serve`), each page is backed by a file
+    there that is rewritten only when the page changed: MkDocs' dirty reload then rebuilds just
+    the pages an edit actually changed, instead of the whole guide.
+    """
     for src, markdown in pages.items():
         existing = files.get_file_from_path(src)
         if existing is not None and not existing.generated_by:
             raise PluginError(f"docs/{src} would hide the generated page at the same address; rename or remove it")
         if existing is not None:
             files.remove(existing)
-        files.append(File.generated(config, src, content=markdown))
+        if cache is None:
+            files.append(File.generated(config, src, content=markdown))
+        else:
+            files.append(File.generated(config, src, abs_src_path=str(write_if_changed(cache / src, markdown))))
     dist = katex_dir(root)
     for asset in katex_assets(root):
         files.append(File.generated(config, f"assets/katex/{asset.relative_to(dist).as_posix()}", abs_src_path=str(asset)))
     return files
+
+
+def write_if_changed(path: Path, text: str) -> Path:
+    """Write `text` unless the file already holds it, so its modification time means "changed"."""
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return path
 
 
 def katex_dir(root: Path) -> Path:

@@ -24,6 +24,9 @@ from .text import bullets_and_formulas, section
 from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src, url_of
 
 
+ROOT_MARK = "@@site-root@@"
+"""Stands for the path to the site root inside a cached concept map."""
+
 CHEATSHEET_QUESTIONS = 8
 """Most-asked questions printed on a topic's cheat sheet, with their one-line answers."""
 
@@ -54,6 +57,7 @@ class View:
         self.links = links
         self.taxonomy = corpus.taxonomy
         self.sections = GENERATED_SECTIONS
+        self._maps: dict[str, str] = {}
 
     # links
     def link(self, entity_id: str, text: str | None = None) -> str:
@@ -176,10 +180,14 @@ class View:
 
     def concept_map(self, topic_id: str, to_root: str) -> str:
         """The topic's prerequisite graph as inline SVG; `to_root` leads from the page to the site root."""
-        svg = topic_map(self.corpus, self.links, topic_id, lambda cid: f"{to_root}{url_of(entity_src(self.corpus.concepts[EntityId(cid)]))}")
-        # Links as xlink:href: Material's instant navigation assigns `a.href` on the links it
-        # handles, which throws on SVG <a> (its href is read-only); these load as plain links.
-        return svg.replace("<a href=", "<a xlink:href=").replace("<svg ", '<svg xmlns:xlink="http://www.w3.org/1999/xlink" ', 1)
+        if topic_id not in self._maps:  # laid out once, shown on the topic page and on /map/
+            svg = topic_map(self.corpus, self.links, topic_id,
+                            lambda cid: ROOT_MARK + url_of(entity_src(self.corpus.concepts[EntityId(cid)])))
+            # Links as xlink:href: Material's instant navigation assigns `a.href` on the links it
+            # handles, which throws on SVG <a> (its href is read-only); these load as plain links.
+            self._maps[topic_id] = svg.replace("<a href=", "<a xlink:href=").replace(
+                "<svg ", '<svg xmlns:xlink="http://www.w3.org/1999/xlink" ', 1)
+        return self._maps[topic_id].replace(ROOT_MARK, to_root)
 
     def pdf(self, topic_id: str) -> str:
         """A link from a cheat sheet page (at cheatsheets/<topic>/) to its PDF."""
