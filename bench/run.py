@@ -26,7 +26,7 @@ sys.path.insert(0, str(HERE))
 from guide.pipeline import build as run_pipeline  # noqa: E402
 from synth import write_guide  # noqa: E402
 
-STAGES = ("load", "validate", "link", "render", "emit")
+STAGES = ("load", "validate", "link", "render", "math", "emit")
 LINKED = ("mkdocs.yml", "docs", "templates", "hooks", "overrides", "node_modules")
 
 

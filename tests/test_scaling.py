@@ -51,8 +51,8 @@ def stage_counts(root: Path) -> dict[str, int]:
     assert problems == []
     counts["link"], (links, problems) = executed_lines(link, corpus)
     assert problems == []
-    counts["render"], pages = executed_lines(render, corpus, links, ROOT / "templates")
-    assert len(pages) > len(corpus.concepts)
+    counts["render"], (pages, problems) = executed_lines(render, corpus, links, ROOT / "templates")
+    assert problems == [] and len(pages) > len(corpus.concepts)
     return counts
 
 

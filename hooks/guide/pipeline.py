@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ContentError, Problem
+from .formulas import MathCheck, corpus_formulas
 from .link import Links, Target, link, resolve
 from .load import load_content, read_text
 from .model import Corpus, SrcUri
@@ -27,11 +28,12 @@ class Built:
     """Seconds spent in each stage."""
 
 
-def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None) -> Built:
+def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None) -> Built:
     """Run every stage on the project at `root`; raise ContentError listing every problem.
 
     `docs_dir`, when given, also has its hand-written pages' `[[links]]` checked;
-    `templates` defaults to `root/templates`.
+    `templates` defaults to `root/templates`; formulas are checked with the KaTeX in `katex`
+    (default `root/node_modules/katex`) when it is installed.
     """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -45,16 +47,22 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     loaded = load_content(root / "content", display_root=root)
     lap("load")
     corpus, problems = validate(loaded)
+    math = MathCheck(corpus_formulas(corpus), katex or root / "node_modules" / "katex")
     lap("validate")
     links, link_problems = link(corpus)
     problems += link_problems
     if docs_dir is not None:
         problems += check_docs(docs_dir, root, links.table)
     lap("link")
+    pages: dict[SrcUri, str] = {}
+    if not problems:
+        pages, template_problems = render(corpus, links, templates or root / "templates", root)
+        problems += template_problems
+    lap("render")
+    problems += math.problems()
+    lap("math")
     if problems:
         raise ContentError(problems)
-    pages = render(corpus, links, templates or root / "templates")
-    lap("render")
     return Built(corpus, links, pages, timings)
 
 

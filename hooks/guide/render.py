@@ -19,6 +19,7 @@ from pypinyin import Style, lazy_pinyin
 
 from .conceptmap import topic_map
 from .link import GENERATED_SECTIONS, Links, company_counts, original
+from .errors import Problem
 from .model import Company, Concept, Corpus, EntityId, Question, Report, SrcUri
 from .text import bullets_and_formulas, section
 from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src, url_of
@@ -250,14 +251,24 @@ def make_environment(templates: Path) -> jinja2.Environment:
     return env
 
 
-def render(corpus: Corpus, links: Links, templates: Path) -> dict[SrcUri, str]:
-    """Every generated page, keyed by where it pretends to live in `docs/`."""
+def render(corpus: Corpus, links: Links, templates: Path, root: Path | None = None) -> tuple[dict[SrcUri, str], list[Problem]]:
+    """Every generated page, keyed by where it pretends to live in `docs/`, and template problems.
+
+    A mistake in a template is reported like a content mistake: the template's file and line,
+    no traceback (each template fails once, however many pages use it).
+    """
     env = make_environment(templates)
     view = View(corpus, links)
     pages: dict[SrcUri, str] = {}
+    problems: dict[str, Problem] = {}
 
     def put(src: SrcUri, template: str, **context: Any) -> None:
-        pages[src] = env.get_template(template).render(v=view, **context)
+        if template in problems:
+            return
+        try:
+            pages[src] = env.get_template(template).render(v=view, **context)
+        except jinja2.TemplateError as err:
+            problems[template] = template_problem(err, template, templates, root)
 
     for concept in corpus.concepts.values():
         put(entity_src(concept), "concept.md.j2", c=concept, body=links.bodies[concept.id])
@@ -281,4 +292,22 @@ def render(corpus: Corpus, links: Links, templates: Path) -> dict[SrcUri, str]:
     put(index_src("keywords"), "keywords.md.j2")
     put(index_src("practice"), "practice.md.j2")
     put(index_src("map"), "map.md.j2")
-    return pages
+    return pages, list(problems.values())
+
+
+def template_problem(err: jinja2.TemplateError, template: str, templates: Path, root: Path | None) -> Problem:
+    """Where a template went wrong: the syntax error's own line, or the template frame that raised."""
+    name, line = getattr(err, "filename", None) or template, getattr(err, "lineno", None)
+    if line is None:  # a runtime error: Jinja maps the traceback back onto template lines
+        tb = err.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename.endswith(".j2"):
+                name, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+            tb = tb.tb_next
+    path = Path(name) if Path(name).is_absolute() else templates / name
+    try:
+        shown = path.relative_to(root).as_posix() if root else path.as_posix()
+    except ValueError:
+        shown = path.as_posix()
+    message = getattr(err, "message", None) or str(err)
+    return Problem(shown, line or 1, "template", message.splitlines()[0] if message else type(err).__name__)
