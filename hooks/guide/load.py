@@ -22,6 +22,10 @@ KINDS = ("concepts", "questions", "reports")
 
 TAXONOMY = "taxonomy.yml"
 
+MAX_BYTES = 1_000_000
+"""A content file larger than this is a mistake (a pasted log, a binary): say so instead of slowing
+every build and every page that shows it."""
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml when PyYAML was built with it (several times faster); same safe semantics and marks."""
 
@@ -87,10 +91,20 @@ def load_content(root: Path, display_root: Path | None = None) -> Loaded:
         if not folder.is_dir():
             continue
         for path in sorted(folder.iterdir()):
-            if path.name.startswith(".") or path.is_dir():
+            if path.is_dir():
+                problems.append(Problem(show(path), 1, "", f"folders inside {kind}/ are not read; move its files up into {kind}/"))
                 continue
+            if path.name.startswith("."):
+                if path.suffix == ".md":
+                    problems.append(Problem(show(path), 1, "", "hidden file: names starting with '.' are not read; rename it"))
+                continue  # editor swap and lock files
             if path.suffix != ".md":
                 problems.append(Problem(show(path), 1, "", f"not a Markdown file: {kind}/ holds only .md files"))
+                continue
+            if path.stat().st_size > MAX_BYTES:
+                size = path.stat().st_size / 1_000_000
+                problems.append(Problem(show(path), 1, "", f"the file is {size:.1f} MB; content files are limited to {MAX_BYTES // 1_000_000} MB"))
+                unreadable.add(path.stem)
                 continue
             result = read_document(path, kind, show(path))
             if isinstance(result, Problem):
@@ -139,7 +153,7 @@ def read_taxonomy(path: Path, display: str) -> Document | Problem:
     text = read_text(path.read_bytes(), display)
     if isinstance(text, Problem):
         return text
-    parsed = parse_yaml(text, display, first_line=1)
+    parsed = parse_yaml(text, display, first_line=1, what="the taxonomy")
     if isinstance(parsed, Problem):
         return parsed
     data, lines = parsed
@@ -148,7 +162,7 @@ def read_taxonomy(path: Path, display: str) -> Document | Problem:
     return Document("taxonomy", display, path.stem, data, lines, 1)
 
 
-def parse_yaml(text: str, display: str, first_line: int) -> tuple[Any, dict[FieldPath, int]] | Problem:
+def parse_yaml(text: str, display: str, first_line: int, what: str = "front matter") -> tuple[Any, dict[FieldPath, int]] | Problem:
     """Parse YAML; return the value and the file line of every key and item."""
     loader = _Loader(text)
     try:
@@ -164,8 +178,8 @@ def parse_yaml(text: str, display: str, first_line: int) -> tuple[Any, dict[Fiel
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
         line = first_line + (mark.line if mark else 0)
-        what = getattr(err, "problem", None) or str(err).splitlines()[0]
-        return Problem(display, line, "", f"front matter is not valid YAML: {what}")
+        reason = getattr(err, "problem", None) or str(err).splitlines()[0]
+        return Problem(display, line, "", f"{what} is not valid YAML: {reason}")
     finally:
         loader.dispose()
 
