@@ -131,6 +131,11 @@ CASES = {
         {"questions/q-one.md": question(body="| a | b |\n|---|---|\n| $p(y|x)$ | ok |\n")},
         ["content/questions/q-one.md:9: table: '|' inside $p(y|x)$ splits the table cell; write \\lvert … \\rvert or \\mid"],
     ),
+    "display formulas without a blank line between them": (
+        {"questions/q-one.md": question(body="答案。\n\n$$\na=1\n$$\n$$\nb=2\n$$\n")},
+        ["content/questions/q-one.md:12: math: a display formula starts right after another one ends; "
+         "put a blank line between them (otherwise both are read as one formula and cannot be typeset)"],
+    ),
     "script tag": (
         {"questions/q-one.md": question(body="答案。\n\n<script>alert(1)</script>\n")},
         ["content/questions/q-one.md:9: html: raw HTML <script> is not allowed in content; write Markdown "

@@ -429,6 +429,7 @@ def check_body(entity: Concept | Question | Report, problems: list[Problem]) -> 
     path, first = entity.loc.path, entity.body_line
     problems.extend(unsafe_html(entity.body, path, first))
     problems.extend(pipes_in_table_math(entity.body, path, first))
+    problems.extend(adjacent_display_math(entity.body, path, first))
     if isinstance(entity, Concept):
         problems.extend(concept_sections(entity.body, path, first))
 
@@ -477,6 +478,19 @@ def pipes_in_table_math(body: str, path: str, first: int) -> list[Problem]:
                     found.append(Problem(path, first + number, "table",
                                          f"'|' inside ${math}$ splits the table cell; write \\lvert … \\rvert or \\mid"))
     return found
+
+
+_ADJACENT_DISPLAY = re.compile(r"^[ \t]*\$\$[ \t]*\n([ \t]*\$\$)[ \t]*$", re.M)
+
+
+def adjacent_display_math(body: str, path: str, first: int) -> list[Problem]:
+    """`$$` closing one formula and `$$` opening the next on the following line make one block,
+    which arithmatex hands to KaTeX whole, inner `$$` included."""
+    masked = mask_fences(body)
+    return [Problem(path, first + line_at(masked, m.start(1)), "math",
+                    "a display formula starts right after another one ends; put a blank line between them "
+                    "(otherwise both are read as one formula and cannot be typeset)")
+            for m in _ADJACENT_DISPLAY.finditer(masked)]
 
 
 def unsafe_html(body: str, path: str, first: int) -> list[Problem]:
