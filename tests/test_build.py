@@ -7,8 +7,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+import yaml
+
 from conftest import ROOT, concept, make_project, mkdocs_build
 
+CONTAINERS = {"article", "aside", "details", "div", "footer", "header", "main", "nav", "section", "table", "ul", "ol"}
 ASSET_TAGS = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src"}
 
 
@@ -20,9 +23,23 @@ class PageScan(HTMLParser):
         self.ids: set[str] = set()
         self.links: list[str] = []
         self.assets: list[str] = []
+        self.open: list[str] = []  # container elements not yet closed
+        self.stray: list[str] = []  # end tags that close nothing, or close past an open container
+        self.description: list[tuple[str, str | None]] = []  # attributes of <meta name=description>
+
+    def handle_endtag(self, tag):
+        if tag in CONTAINERS:
+            if self.open and self.open[-1] == tag:
+                self.open.pop()
+            else:
+                self.stray.append(f"</{tag}> line {self.getpos()[0]} (open: {self.open[-3:]})")
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag in CONTAINERS:
+            self.open.append(tag)
+        if tag == "meta" and a.get("name") == "description":
+            self.description = attrs
         if a.get("id"):
             self.ids.add(a["id"])
         if tag == "a" and a.get("href"):
@@ -36,9 +53,7 @@ class PageScan(HTMLParser):
 def scan_site(site: Path) -> dict[str, PageScan]:
     pages = {}
     for html in site.rglob("*.html"):
-        scan = PageScan()
-        scan.feed(html.read_text(encoding="utf-8"))
-        pages["/" + html.relative_to(site).as_posix()] = scan
+        pages["/" + html.relative_to(site).as_posix()] = scan_site_page(html)
     return pages
 
 
@@ -88,6 +103,46 @@ def test_no_asset_is_loaded_from_another_host(built_site):
         for url in re.findall(r"url\(\s*['\"]?(https?:|//)", css.read_text(encoding="utf-8", errors="replace")):
             outside.append(f"{css.name}: url({url}...)")
     assert not outside, "\n".join(outside[:20])
+
+
+def test_every_page_is_well_formed_and_described(built_site):
+    """Containers nest properly (a formula like $x_{<t}$ inside a folded answer once opened a
+    phantom tag and closed the fold twice) and the meta description survives quotes."""
+    broken, undescribed = [], []
+    for page, scan in scan_site(built_site).items():
+        if scan.stray or scan.open:
+            broken.append(f"{page}: stray {scan.stray[:2]}, unclosed {scan.open[:3]}")
+        if page.endswith("index.html") and [name for name, _ in scan.description] != ["name", "content"]:
+            undescribed.append(f"{page}: {scan.description[:4]}")
+    assert broken == []
+    assert undescribed == []
+
+    def description(page: str) -> str:
+        return dict(scan_site_page(built_site / page).description)["content"]
+
+    brief = yaml.safe_load((ROOT / "content/questions/entropy-collapse-fixes.md").read_text(encoding="utf-8").split("---")[1])["brief"]
+    assert '"' in brief
+    assert description("questions/entropy-collapse-fixes/index.html") == " ".join(brief.split())
+    answer = (built_site / "questions/dapo-dynamic-sampling/index.html").read_text(encoding="utf-8")
+    assert answer.count("<details") == answer.count("</details>") == 1
+
+
+def test_formulas_arrive_typeset_and_no_script_blocks_the_first_paint(built_site):
+    raw, blocking = [], []
+    for html in built_site.rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        raw += [f"{html.relative_to(built_site)}: {m.group(0)[:60]}" for m in re.finditer(r'class="arithmatex">\\[(\[].*', text)]
+        blocking += [f"{html.relative_to(built_site)}: {tag}" for tag in re.findall(r"<script [^>]*src=[^>]*>", text) if " defer" not in tag]
+    assert raw == []
+    assert blocking == []
+    concept = (built_site / "concepts/ppo-clip/index.html").read_text(encoding="utf-8")
+    assert concept.count('class="katex"') > 10 and "katex.min.js" not in concept
+
+
+def scan_site_page(html: Path) -> PageScan:
+    scan = PageScan()
+    scan.feed(html.read_text(encoding="utf-8"))
+    return scan
 
 
 def test_every_page_type_is_generated(built_site):

@@ -5,6 +5,8 @@ Nothing is written into `docs/` or `content/`: every page is a
 """
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -15,6 +17,20 @@ from .model import SrcUri
 
 KATEX_FILES = ("katex.min.js", "katex.min.css")
 """KaTeX is served from the site itself (no CDN); fonts are added as woff2 only."""
+
+
+def html_attribute(value: object) -> str:
+    """A value for an HTML attribute the theme writes without escaping: one line, quotes escaped."""
+    return html.escape(" ".join(str(value).split()), quote=True)
+
+
+_CHECKBOX_AUTOCOMPLETE = re.compile(r'(<input\b[^>]*\btype="checkbox"[^>]*?)\s+autocomplete="off"')
+
+
+def fix_theme_html(page: str) -> str:
+    """Material's base.html puts autocomplete on its checkbox toggles, which HTML does not allow
+    there (search.js closes the toggles on pageshow instead); it sits outside any template block."""
+    return _CHECKBOX_AUTOCOMPLETE.sub(r"\1", page)
 
 
 def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path, cache: Path | None = None) -> Files:

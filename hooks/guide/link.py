@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .errors import Problem, nearest_ids
 from .model import Concept, Corpus, EntityId, Question, Report, SrcUri
-from .text import headings, line_at, mask
+from .text import guard_math, headings, line_at, mask
 from .urls import entity_src, heading_anchor, md_link
 
 WIKILINK = re.compile(r"\[\[\s*([^\]\|#\n]*?)\s*(?:#\s*([^\]\|\n]*?)\s*)?(?:\|\s*([^\]\n]*?)\s*)?\]\]")
@@ -73,7 +73,7 @@ def link(corpus: Corpus) -> tuple[Links, list[Problem]]:
     links = Links(table=table, bodies={})
     for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values()):
         text, targets, found = resolve(entity.body, entity.loc.path, entity.body_line, table)
-        links.bodies[entity.id] = text
+        links.bodies[entity.id] = guard_math(text)
         links.mentions[entity.id] = {EntityId(t) for t in targets if t != entity.id}
         problems.extend(found)
     derive(corpus, links)

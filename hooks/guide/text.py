@@ -50,6 +50,36 @@ def mask(text: str) -> str:
     return _INLINE_MATH.sub(_blank, text)
 
 
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def guard_math(text: str) -> str:
+    """Write `<` before a letter inside math as `\\lt `.
+
+    In a block of raw HTML with `markdown` inside (a folded answer, a cheat-sheet column),
+    Python-Markdown's HTML parser reads `$x_{<t}$` as the start of a tag `<t}$…>` and
+    breaks the page's structure before arithmatex sees the formula. KaTeX typesets
+    `\\lt` exactly as `<`.
+    """
+    masked = mask_fences(text)
+    spans = [m.span() for pattern in (_DISPLAY_MATH, _INLINE_MATH) for m in pattern.finditer(masked)]
+    if not spans:
+        return text
+    out, last = [], 0
+    for start, end in sorted(spans):
+        if start < last:
+            continue  # inline match inside a display formula
+        out.append(text[last:start])
+        out.append(guard_tex(text[start:end]))
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def guard_tex(tex: str) -> str:
+    return _TAG_START.sub(r"\\lt ", tex)
+
+
 def line_at(text: str, offset: int) -> int:
     """0-based line number of `offset` in `text`."""
     return text.count("\n", 0, offset)

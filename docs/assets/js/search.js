@@ -354,6 +354,16 @@
     highlightPage();
   }
 
+  // Material marks its drawer and search toggles autocomplete="off" so that a browser restoring
+  // form state cannot reopen them; that attribute is invalid on checkboxes (the build strips
+  // it), so they are closed here whenever a page is shown, including from the back-forward cache.
+  window.addEventListener("pageshow", function () {
+    ["__drawer", "__search"].forEach(function (id) {
+      var toggle = document.getElementById(id);
+      if (toggle && toggle.checked) toggle.click();
+    });
+  });
+
   if (window.document$) {
     window.document$.subscribe(onPage);
   } else if (document.readyState === "loading") {
