@@ -15,8 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from guide import pipeline, search, serving  # noqa: E402
-from guide.emit import emit  # noqa: E402
+from guide.emit import emit, fix_theme_html, html_attribute  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
+from guide.formulas import typeset_page  # noqa: E402
 from guide.link import resolve  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 
@@ -61,12 +62,13 @@ def on_files(files, config):
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    if (page.meta.get("search") or {}).get("exclude"):
-        return html  # listing pages (index, keywords, stats) would outrank the pages they list
-    start = time.perf_counter()
-    _records.append(search.page_record(page.url, page.title or "", page.meta, html))
-    _search_seconds[0] += time.perf_counter() - start
-    return html
+    assert _built is not None
+    if not (page.meta.get("search") or {}).get("exclude"):
+        # Listing pages (index, keywords, stats) are left out: they would outrank what they list.
+        start = time.perf_counter()
+        _records.append(search.page_record(page.url, page.title or "", page.meta, html))
+        _search_seconds[0] += time.perf_counter() - start
+    return typeset_page(html, _built.math)
 
 
 def on_env(env, config, files):
@@ -100,3 +102,18 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         return markdown  # generated pages were linked by the engine
     assert _built is not None
     return resolve(markdown, page.file.src_uri, 1, _built.links.table)[0]
+
+
+def on_page_context(context, page, config, nav):
+    # Material writes page.meta.description into content="…" unescaped; summaries quote things.
+    if page.meta.get("description"):
+        page.meta["description"] = html_attribute(page.meta["description"])
+    return context
+
+
+def on_post_page(output: str, page, config) -> str:
+    return fix_theme_html(output)
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    return fix_theme_html(output)  # 404.html

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import ContentError, Problem
-from .formulas import MathCheck, corpus_formulas
-from .link import Links, Target, link, resolve
+from .formulas import MathCheck, corpus_formulas, formulas_in
+from .link import Links, link, resolve
 from .load import load_content, read_text
 from .model import Corpus, SrcUri
 from .render import render
@@ -26,6 +26,8 @@ class Built:
     pages: dict[SrcUri, str]
     timings: dict[str, float] = field(default_factory=dict)
     """Seconds spent in each stage."""
+    math: dict[tuple[str, bool], str] = field(default_factory=dict)
+    """Every formula's KaTeX HTML (see formulas.typeset_page)."""
 
 
 def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None) -> Built:
@@ -47,12 +49,16 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     loaded = load_content(root / "content", display_root=root)
     lap("load")
     corpus, problems = validate(loaded)
-    math = MathCheck(corpus_formulas(corpus), katex or root / "node_modules" / "katex")
+    docs = read_docs(docs_dir, root) if docs_dir is not None else {}
+    problems += [text for text in docs.values() if isinstance(text, Problem)]
+    docs_formulas = [f for path, text in docs.items() if isinstance(text, str) for f in formulas_in(text, path, 1)]
+    math = MathCheck(corpus_formulas(corpus) + docs_formulas, katex or root / "node_modules" / "katex")
     lap("validate")
     links, link_problems = link(corpus)
     problems += link_problems
-    if docs_dir is not None:
-        problems += check_docs(docs_dir, root, links.table)
+    for path, text in docs.items():
+        if isinstance(text, str):
+            problems += resolve(text, path, 1, links.table)[2]
     lap("link")
     pages: dict[SrcUri, str] = {}
     if not problems:
@@ -63,17 +69,14 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     lap("math")
     if problems:
         raise ContentError(problems)
-    return Built(corpus, links, pages, timings)
+    return Built(corpus, links, pages, timings, math.html)
 
 
-def check_docs(docs_dir: Path, root: Path, table: dict[str, Target]) -> list[Problem]:
-    """`[[links]]` in hand-written pages are checked before the build starts, like content."""
-    problems: list[Problem] = []
+def read_docs(docs_dir: Path, root: Path) -> dict[str, str | Problem]:
+    """Hand-written pages, by display path: their `[[links]]` and formulas are checked before the
+    build starts, like content."""
+    docs: dict[str, str | Problem] = {}
     for path in sorted(docs_dir.rglob("*.md")):
         display = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
-        text = read_text(path.read_bytes(), display)
-        if isinstance(text, Problem):
-            problems.append(text)
-            continue
-        problems += resolve(text, display, 1, table)[2]
-    return problems
+        docs[display] = read_text(path.read_bytes(), display)
+    return docs

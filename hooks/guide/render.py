@@ -170,12 +170,7 @@ class View:
                 "topic": self.question_topic(q), "difficulty": q.difficulty, "companies": companies,
                 "asked": self.asked_count(q.id),
             })
-        data = {
-            "questions": questions,
-            "topics": [{"id": t.id, "title": t.title} for t in self.taxonomy.topics],
-            "companies": [{"id": c.id, "title": c.name} for c in self.taxonomy.companies],
-            "difficulties": [{"id": d.id, "title": d.title} for d in self.taxonomy.difficulties],
-        }
+        data = {"questions": questions}  # topics, companies and difficulties are in the page's HTML
         # "</" cannot end the script element early once escaped.
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 

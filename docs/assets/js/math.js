@@ -1,20 +1,49 @@
-// Typeset every formula that pymdownx.arithmatex marked, with KaTeX served by the site itself.
-// Runs on every page view, including instant navigation (Material's document$).
+// Formulas arrive typeset: the build puts KaTeX's HTML into every `.arithmatex` it knows
+// (hooks/guide/formulas.py). Any formula still holding raw LaTeX is typeset here, with the
+// KaTeX the site serves itself, which is downloaded only when such a formula exists.
 (function () {
-  function typeset(root) {
-    root.querySelectorAll(".arithmatex").forEach(function (el) {
-      if (el.dataset.typeset) return;
-      var tex = el.textContent.trim();
-      var display = el.tagName === "DIV";
-      tex = tex.replace(/^\\[\[(]/, "").replace(/\\[\])]$/, "");
-      katex.render(tex, el, { displayMode: display, throwOnError: false, strict: "ignore" });
-      el.dataset.typeset = "1";
+  var script = document.currentScript;
+  var katexUrl = new URL("../katex/katex.min.js", script ? script.src : location.href).href;
+  var loading = null;
+
+  function loadKatex() {
+    if (window.katex) return Promise.resolve();
+    if (!loading) {
+      loading = new Promise(function (resolve, reject) {
+        var tag = document.createElement("script");
+        tag.src = katexUrl;
+        tag.onload = resolve;
+        tag.onerror = reject;
+        document.head.appendChild(tag);
+      });
+    }
+    return loading;
+  }
+
+  function pending(root) {
+    return Array.prototype.filter.call(root.querySelectorAll(".arithmatex"), function (el) {
+      return !el.querySelector(".katex");
     });
   }
+
+  function typeset(root) {
+    var raw = pending(root);
+    if (!raw.length) return;
+    loadKatex().then(function () {
+      raw.forEach(function (el) {
+        if (el.querySelector(".katex")) return;
+        var tex = el.textContent.trim().replace(/^\\[\[(]/, "").replace(/\\[\])]$/, "");
+        katex.render(tex, el, { displayMode: el.tagName === "DIV", throwOnError: false, strict: "ignore" });
+      });
+    });
+  }
+
   window.guideTypeset = typeset;  // for content inserted later (the drill's answers)
   if (window.document$) {
     window.document$.subscribe(function () { typeset(document); });
-  } else {
+  } else if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { typeset(document); });
+  } else {
+    typeset(document);
   }
 })();

@@ -70,11 +70,6 @@
     var position = 0;
     var tally = { known: 0, unknown: 0 };
 
-    [["topic", data.topics], ["company", data.companies], ["difficulty", data.difficulties]].forEach(function (pair) {
-      var select = form.elements[pair[0]];
-      pair[1].forEach(function (item) { select.add(new Option(item.title, item.id)); });
-    });
-
     function selected() {
       var topic = form.elements.topic.value;
       var company = form.elements.company.value;
@@ -86,17 +81,14 @@
     }
 
     function renderTable() {
+      // The page has a row per topic already (no progress); only the counts change, in place.
       var progress = loadProgress();
-      table.innerHTML = "";
-      data.topics.forEach(function (topic) {
-        var ids = data.questions.filter(function (q) { return q.topic === topic.id; }).map(function (q) { return q.id; });
-        if (!ids.length) return;
+      Array.prototype.forEach.call(table.rows, function (row) {
+        var ids = data.questions.filter(function (q) { return q.topic === row.dataset.topic; }).map(function (q) { return q.id; });
         var known = ids.filter(function (id) { return status(progress, id) === "known"; }).length;
         var unknown = ids.filter(function (id) { return status(progress, id) === "unknown"; }).length;
-        var row = table.insertRow();
-        row.dataset.topic = topic.id;
-        [topic.title, known, unknown, ids.length - known - unknown].forEach(function (value) {
-          row.insertCell().textContent = String(value);
+        [known, unknown, ids.length - known - unknown].forEach(function (value, i) {
+          row.cells[i + 1].textContent = String(value);
         });
       });
     }
