@@ -8,7 +8,7 @@ MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test serve check pdf anki new-concept new-question new-report bench deps system-deps clean
+.PHONY: site test serve check pdf anki new-concept new-question new-report bench audit deps system-deps clean
 
 site: deps                      ## build the site into site/
 	$(MKDOCS) build --strict
@@ -53,6 +53,11 @@ $(VENV)/.installed: requirements.txt
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+audit: site                     ## Lighthouse (mobile) on four pages, the Nu HTML Checker on every page
+	scripts/install-system-deps.sh audit
+	cd tools/audit && npm ci --no-audit --no-fund --loglevel=error
+	$(PY) scripts/audit.py site
 
 system-deps:                    ## Debian packages for browser and PDF tests, where missing
 	scripts/install-system-deps.sh
