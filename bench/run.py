@@ -4,6 +4,7 @@ For every corpus (the real guide, then synthetic guides of BENCH_SIZES concepts)
 site BENCH_RUNS times and reports medians.  The floor is a plain `mkdocs build` of the same
 generated Markdown pages with no hook: what MkDocs + Material cost on their own.  "search KB" is
 the whole Pagefind bundle on disk; a reader downloads only a few of its chunks (bench/search.py).
+Builds are cold: the cache of typeset formulas (.cache/katex.json) is removed before each one.
 Environment: BENCH_SIZES (default "200 1000 2000"), BENCH_RUNS (default 3), BENCH_REAL=0 skips the real guide.
 """
 from __future__ import annotations
@@ -70,6 +71,7 @@ def measure(project: Path, runs: int) -> dict:
     results, timings = [], []
     site = project / "site"
     for _ in range(runs):
+        shutil.rmtree(project / ".cache", ignore_errors=True)  # cold builds: every formula typeset again
         timing_file = project / "timings.json"
         env = {**os.environ, "GUIDE_TIMINGS": str(timing_file), "NO_MKDOCS_2_WARNING": "1"}
         out = subprocess.run([sys.executable, str(HERE / "one_build.py"), str(project / "mkdocs.yml"), str(site)],
@@ -107,9 +109,12 @@ def main() -> None:
              + "".join(f"{s:>9}" for s in STAGES) + f"{'index s':>9}{'index %':>8}{'peak MiB':>10}{'KB/page':>9}{'search KB':>11}" \
              + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}"
     print(header)
+    per_page: dict[int, tuple[float, float]] = {}  # synthetic size -> (ms/page, KB/page)
     for name, n in corpora:
         project = make_project(name, n)
         row = measure(project, runs)
+        if n is not None:
+            per_page[n] = (1000 * row["seconds"] / row["pages"], row["bytes_per_page"] / 1024)
         floor = measure(make_floor(project), runs)
         pipeline = sum(row.get(s, 0.0) for s in STAGES)
         print(f"{name:<16}{row['pages']:>7}{row['seconds']:>9.2f}{1000 * row['seconds'] / row['pages']:>9.1f}"
@@ -119,6 +124,10 @@ def main() -> None:
               + f"{row['peak_mib']:>10.0f}{row['bytes_per_page'] / 1024:>9.1f}{row['search_bytes'] / 1024:>11.0f}"
               + f"{floor['seconds']:>9.2f}{1000 * floor['seconds'] / floor['pages']:>11.1f}{floor['bytes_per_page'] / 1024:>11.1f}",
               flush=True)
+    if len(per_page) > 1:
+        small, large = min(per_page), max(per_page)
+        print(f"\nlinearity, {large} vs {small} concepts: ms/page x{per_page[large][0] / per_page[small][0]:.2f}, "
+              f"KB/page x{per_page[large][1] / per_page[small][1]:.2f} (target: at most x1.3 each)")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """Every formula in content/ typesets with the site's own KaTeX (no red error boxes for readers)."""
 from __future__ import annotations
 
+import json
 import re
 
+import guide.formulas as formulas_module
 from conftest import ROOT
 from guide.formulas import MathCheck, corpus_formulas, formulas_in, typeset_page
 from guide.load import load_content
@@ -35,3 +37,27 @@ def test_formulas_are_typeset_into_the_page_at_build_time():
     assert lmax.problems() == []
     mathml = next(iter(lmax.html.values()))
     assert re.search(r"<msub><mi>L</mi><mi>max</mi></msub>", mathml), mathml
+
+
+def test_typeset_formulas_are_cached_between_builds(tmp_path):
+    katex = ROOT / "node_modules" / "katex"
+    cache = tmp_path / ".cache" / "katex.json"
+    formulas = formulas_in("$a^2$ 和 $a^2$ 与 $$b_1$$", "content/x.md", 1)
+    first = MathCheck(formulas, katex, cache=cache)
+    assert len(first.todo) == 2  # the same formula twice is typeset once
+    assert first.problems() == [] and cache.is_file()
+    formulas_module._MEMORY.clear()  # a new build process: only the file remains
+    second = MathCheck(formulas + formulas_in("$c$", "content/y.md", 3), katex, cache=cache)
+    assert second.todo == [("c", False)]  # only the new formula goes to KaTeX
+    assert second.problems() == []
+    assert {k: v for k, v in second.html.items() if k != ("c", False)} == first.html
+    # HTML typeset by another KaTeX version is not reused.
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    cache.write_text(json.dumps({**stored, "katex": "0.0.1"}), encoding="utf-8")
+    formulas_module._MEMORY.clear()
+    assert len(MathCheck(formulas, katex, cache=cache).todo) == 2
+    # A bad formula is reported at each place it appears, and never cached.
+    bad = formulas_in("$\\frac{1}{$", "content/z.md", 4) + formulas_in("$\\frac{1}{$", "content/w.md", 9)
+    problems = MathCheck(bad, katex, cache=cache).problems()
+    assert [(p.path, p.line) for p in problems] == [("content/z.md", 4), ("content/w.md", 9)]
+    assert ("\\frac{1}{", False) not in formulas_module._load_cache(cache, stored["katex"])

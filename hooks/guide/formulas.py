@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,32 +67,96 @@ def corpus_formulas(corpus: Corpus) -> list[Formula]:
     return found
 
 
-class MathCheck:
-    """Started before linking and rendering; `problems()` waits for the verdict."""
+Typeset = dict[tuple[str, bool], str]
+"""KaTeX's HTML by (`key(tex)`, display)."""
 
-    def __init__(self, formulas: list[Formula], katex: Path):
+_MEMORY: dict[str, Typeset] = {}
+"""Typeset formulas by cache file, kept across the rebuilds of one `mkdocs serve`."""
+
+
+class MathCheck:
+    """Started before linking and rendering; `problems()` waits for the verdict.
+
+    Each distinct formula is typeset once. With a `cache` file, formulas typeset by an earlier
+    build (same KaTeX version) are taken from it and only new ones go to KaTeX.
+    """
+
+    def __init__(self, formulas: list[Formula], katex: Path, cache: Path | None = None):
         self.formulas = formulas
         self.process = None
-        self.html: dict[tuple[str, bool], str] = {}
-        """KaTeX's HTML for each formula, by (`key(tex)`, display)."""
-        if formulas and (katex / "package.json").is_file():
-            self.process = subprocess.Popen(["node", "-e", CHECK, str(katex)], stdin=subprocess.PIPE,
-                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            self.payload = json.dumps([[f.tex, f.display] for f in formulas])
+        self.cache = cache
+        self.version = _katex_version(katex)
+        self.html: Typeset = dict(_load_cache(cache, self.version)) if cache else {}
+        self.known = len(self.html)
+        self.todo = list(dict.fromkeys((key(f.tex), f.display) for f in formulas if (key(f.tex), f.display) not in self.html))
+        # KaTeX takes about 0.7 ms a formula: the work is split between node processes, one per
+        # core, which run while this process links and renders.
+        workers = max(1, min(os.cpu_count() or 1, len(self.todo) // 200, 4))
+        self.chunks = [self.todo[i::workers] for i in range(workers)] if self.todo and self.version else []
+        self.processes = []
+        for chunk in self.chunks:
+            with tempfile.TemporaryFile("w+", encoding="utf-8") as payload:  # no pipe to block on
+                json.dump(chunk, payload)
+                payload.seek(0)
+                self.processes.append(subprocess.Popen(["node", "-e", CHECK, str(katex)], stdin=payload,
+                                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
 
     def problems(self) -> list[Problem]:
-        if self.process is None:
+        if not self.processes:
             return []
-        out, err = self.process.communicate(self.payload)
-        if self.process.returncode != 0:
-            return [Problem("node_modules/katex", 1, "math", f"could not check formulas with KaTeX: {err.strip()[:200]}")]
-        result = json.loads(out)
-        for formula, typeset in zip(self.formulas, result["html"]):
-            if typeset is not None:
-                self.html[key(formula.tex), formula.display] = valid_katex(typeset)
-        return [Problem(self.formulas[i].path, self.formulas[i].line, "math",
-                        f"KaTeX cannot typeset ${_short(self.formulas[i].tex)}$: {message}")
-                for i, message in result["errors"]]
+        failed: dict[tuple[str, bool], str] = {}
+        for chunk, process in zip(self.chunks, self.processes):
+            out, err = process.stdout.read(), process.stderr.read()
+            if process.wait() != 0:
+                return [Problem("node_modules/katex", 1, "math", f"could not check formulas with KaTeX: {err.strip()[:200]}")]
+            result = json.loads(out)
+            for formula, typeset in zip(chunk, result["html"]):
+                if typeset is not None:
+                    self.html[formula] = valid_katex(typeset)
+            failed.update({chunk[i]: message for i, message in result["errors"]})
+        if self.cache and len(self.html) > self.known:
+            used = {(key(f.tex), f.display) for f in self.formulas}  # formulas no longer in the guide are dropped
+            _save_cache(self.cache, self.version, {k: v for k, v in self.html.items() if k in used})
+        return [Problem(f.path, f.line, "math", f"KaTeX cannot typeset ${_short(f.tex)}$: {failed[key(f.tex), f.display]}")
+                for f in self.formulas if (key(f.tex), f.display) in failed]
+
+
+def _katex_version(katex: Path) -> str | None:
+    try:
+        return json.loads((katex / "package.json").read_text(encoding="utf-8"))["version"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _load_cache(cache: Path, version: str | None) -> Typeset:
+    memory = _MEMORY.get(str(cache))
+    if memory is None:
+        memory = {}
+        try:
+            stored = json.loads(cache.read_text(encoding="utf-8"))
+            if stored.get("katex") == version and stored.get("format") == CACHE_FORMAT:
+                memory = {(tex, display == "display"): html for display, tex, html in stored["formulas"]}
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # no cache yet, or an unreadable one: typeset everything again
+        _MEMORY[str(cache)] = memory
+    return memory
+
+
+def _save_cache(cache: Path, version: str | None, typeset: Typeset) -> None:
+    _MEMORY[str(cache)] = dict(typeset)
+    stored = {"katex": version, "format": CACHE_FORMAT,
+              "formulas": [["display" if display else "inline", tex, html] for (tex, display), html in typeset.items()]}
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        temporary = cache.with_suffix(".tmp")
+        temporary.write_text(json.dumps(stored, ensure_ascii=False), encoding="utf-8")
+        temporary.replace(cache)
+    except OSError:
+        pass  # a read-only checkout builds without a cache
+
+
+CACHE_FORMAT = 1
+"""Bumped when `valid_katex` or the KaTeX options change, so older cached HTML is not reused."""
 
 
 _SCRIPT_FUNCTION_APPLICATION = re.compile(r"<mo>\u2061</mo>(?=</(?:msub|msup|msubsup|munder|mover)>)")

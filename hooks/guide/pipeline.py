@@ -52,7 +52,8 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     docs = read_docs(docs_dir, root) if docs_dir is not None else {}
     problems += [text for text in docs.values() if isinstance(text, Problem)]
     docs_formulas = [f for path, text in docs.items() if isinstance(text, str) for f in formulas_in(text, path, 1)]
-    math = MathCheck(corpus_formulas(corpus) + docs_formulas, katex or root / "node_modules" / "katex")
+    math = MathCheck(corpus_formulas(corpus) + docs_formulas, katex or root / "node_modules" / "katex",
+                     cache=root / ".cache" / "katex.json")
     lap("validate")
     links, link_problems = link(corpus)
     problems += link_problems
