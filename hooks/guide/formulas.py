@@ -83,7 +83,6 @@ class MathCheck:
 
     def __init__(self, formulas: list[Formula], katex: Path, cache: Path | None = None):
         self.formulas = formulas
-        self.process = None
         self.cache = cache
         self.version = _katex_version(katex)
         self.html: Typeset = dict(_load_cache(cache, self.version)) if cache else {}
@@ -106,8 +105,8 @@ class MathCheck:
             return []
         failed: dict[tuple[str, bool], str] = {}
         for chunk, process in zip(self.chunks, self.processes):
-            out, err = process.stdout.read(), process.stderr.read()
-            if process.wait() != 0:
+            out, err = process.communicate()
+            if process.returncode != 0:
                 return [Problem("node_modules/katex", 1, "math", f"could not check formulas with KaTeX: {err.strip()[:200]}")]
             result = json.loads(out)
             for formula, typeset in zip(chunk, result["html"]):
