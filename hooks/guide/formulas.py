@@ -83,11 +83,12 @@ class MathCheck:
 
     def __init__(self, formulas: list[Formula], katex: Path, cache: Path | None = None):
         self.formulas = formulas
+        self.keys = [(key(f.tex), f.display) for f in formulas]
         self.cache = cache
         self.version = _katex_version(katex)
         self.html: Typeset = dict(_load_cache(cache, self.version)) if cache else {}
         self.known = len(self.html)
-        self.todo = list(dict.fromkeys((key(f.tex), f.display) for f in formulas if (key(f.tex), f.display) not in self.html))
+        self.todo = list(dict.fromkeys(k for k in self.keys if k not in self.html))
         # KaTeX takes about 0.7 ms a formula: the work is split between node processes, one per
         # core, which run while this process links and renders.
         workers = max(1, min(os.cpu_count() or 1, len(self.todo) // 200, 4))
@@ -114,10 +115,10 @@ class MathCheck:
                     self.html[formula] = valid_katex(typeset)
             failed.update({chunk[i]: message for i, message in result["errors"]})
         if self.cache and len(self.html) > self.known:
-            used = {(key(f.tex), f.display) for f in self.formulas}  # formulas no longer in the guide are dropped
+            used = set(self.keys)  # formulas no longer in the guide are dropped
             _save_cache(self.cache, self.version, {k: v for k, v in self.html.items() if k in used})
-        return [Problem(f.path, f.line, "math", f"KaTeX cannot typeset ${_short(f.tex)}$: {failed[key(f.tex), f.display]}")
-                for f in self.formulas if (key(f.tex), f.display) in failed]
+        return [Problem(f.path, f.line, "math", f"KaTeX cannot typeset ${_short(k[0])}$: {failed[k]}")
+                for f, k in zip(self.formulas, self.keys) if k in failed]
 
 
 def _katex_version(katex: Path) -> str | None:
@@ -179,7 +180,7 @@ def key(tex: str) -> str:
 _ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">\\([(\[])(.*?)\\[)\]]</\1>', re.S)
 
 
-def typeset_page(page_html: str, typeset: dict[tuple[str, bool], str]) -> str:
+def typeset_page(page_html: str, typeset: Typeset) -> str:
     """Fill each of pymdownx.arithmatex's `<span|div class="arithmatex">\\(…\\)</…>` with the
     formula's KaTeX HTML; one the build did not typeset is left for the browser."""
     def fill(match: re.Match[str]) -> str:
@@ -190,5 +191,5 @@ def typeset_page(page_html: str, typeset: dict[tuple[str, bool], str]) -> str:
 
 
 def _short(tex: str) -> str:
-    tex = " ".join(tex.split())
+    tex = key(tex)
     return tex if len(tex) <= 60 else tex[:57] + "…"
