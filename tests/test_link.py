@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CONCEPT_BODY, concept, question, report, valid_files, write_corpus
+from conftest import CONCEPT_BODY, ROOT, concept, question, report, valid_files, write_corpus
 from guide.link import Target, resolve
 from guide.pipeline import build
 
@@ -76,3 +76,15 @@ def test_learning_order_puts_prerequisites_first(tmp_path):
     write_corpus(tmp_path, files)
     links = build(tmp_path, templates=TEMPLATES).links
     assert links.learning_order["basics"] == ["z-first", "a-last", "m-middle"]
+
+
+def test_less_than_before_a_letter_in_math_cannot_open_a_tag(tmp_path):
+    """Inside the folded answer (raw HTML with markdown), `$x_{<t}$` would start a tag `<t}$…>`."""
+    files = valid_files()
+    files["questions/q-one.md"] = question(extra="", body="答案 $\\pi(y_t|x,y_{<t})$，且 $0<p<1$。\n").replace(
+        "brief: 一句话答案。", "brief: 用 $y_{<t}$ 预测。")
+    write_corpus(tmp_path, files)
+    page = build(tmp_path, templates=ROOT / "templates").pages["questions/q-one.md"]
+    assert "$\\pi(y_t|x,y_{\\lt t})$" in page and "$y_{\\lt t}$" in page
+    assert "$0\\lt p<1$" in page  # only '<' before a letter is rewritten
+    assert "{<t}" not in page

@@ -29,7 +29,7 @@ from .model import (
     Taxonomy,
     Topic,
 )
-from .text import headings, line_at, mask, mask_fences
+from .text import guard_math, headings, line_at, mask, mask_fences
 from .urls import is_valid_id
 
 CONCEPT_SECTIONS: tuple[tuple[str, bool], ...] = (
@@ -137,7 +137,7 @@ class Fields:
         if not isinstance(value, str):
             self.fail(name, f"expected text, got {describe(value)}")
             return ""
-        return value.strip()
+        return guard_math(value.strip())  # one-line fields land in folded answers too (see guard_math)
 
     def texts(self, name: str, required: bool = False) -> tuple[str, ...]:
         value = self.raw(name, required)
