@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from guide import pipeline, search, serving  # noqa: E402
-from guide.emit import emit, fix_theme_html, html_attribute  # noqa: E402
+from guide.emit import code_buttons, emit, fix_theme_html, html_attribute  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.formulas import typeset_page  # noqa: E402
 from guide.link import resolve  # noqa: E402
@@ -68,7 +68,7 @@ def on_page_content(html: str, page, config, files) -> str:
         start = time.perf_counter()
         _records.append(search.page_record(page.url, page.title or "", page.meta, html))
         _search_seconds[0] += time.perf_counter() - start
-    return typeset_page(html, _built.math)
+    return code_buttons(typeset_page(html, _built.math))
 
 
 def on_env(env, config, files):

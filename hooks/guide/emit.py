@@ -6,6 +6,7 @@ Nothing is written into `docs/` or `content/`: every page is a
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from pathlib import Path
 
@@ -31,6 +32,25 @@ def fix_theme_html(page: str) -> str:
     """Material's base.html puts autocomplete on its checkbox toggles, which HTML does not allow
     there (search.js closes the toggles on pageshow instead); it sits outside any template block."""
     return _CHECKBOX_AUTOCOMPLETE.sub(r"\1", page)
+
+
+_CODE_BLOCK = re.compile(r'<div class="highlight">((?:<span class="filename">.*?</span>)?)<pre>(<span></span>)?<code>')
+
+
+def code_buttons(html_text: str) -> str:
+    """Give each highlighted code block Material's copy button, in the HTML: Material's bundle,
+    which would add it, is not loaded (theme.js handles the click). The code is focusable so a
+    keyboard can scroll a long line, as Material makes it."""
+    count = itertools.count()
+
+    def button(match: re.Match[str]) -> str:
+        n = next(count)
+        return (f'<div class="highlight">{match[1]}<pre id="__code_{n}">{match[2] or ""}'
+                f'<span class="md-code__nav"><button class="md-code__button" title="复制" aria-label="复制代码" '
+                f'data-clipboard-target="#__code_{n} &gt; code" data-md-type="copy"></button></span>'
+                '<code tabindex="0">')
+
+    return _CODE_BLOCK.sub(button, html_text)
 
 
 def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path, cache: Path | None = None) -> Files:
