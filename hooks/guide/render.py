@@ -177,12 +177,9 @@ class View:
     def concept_map(self, topic_id: str, to_root: str) -> str:
         """The topic's prerequisite graph as inline SVG; `to_root` leads from the page to the site root."""
         if topic_id not in self._maps:  # laid out once, shown on the topic page and on /map/
-            svg = topic_map(self.corpus, self.links, topic_id,
-                            lambda cid: ROOT_MARK + url_of(entity_src(self.corpus.concepts[EntityId(cid)])))
-            # Links as xlink:href: Material's instant navigation assigns `a.href` on the links it
-            # handles, which throws on SVG <a> (its href is read-only); these load as plain links.
-            self._maps[topic_id] = svg.replace("<a href=", "<a xlink:href=").replace(
-                "<svg ", '<svg xmlns:xlink="http://www.w3.org/1999/xlink" ', 1)
+            self._maps[topic_id] = topic_map(
+                self.corpus, self.links, topic_id,
+                lambda cid: ROOT_MARK + url_of(entity_src(self.corpus.concepts[EntityId(cid)])))
         return self._maps[topic_id].replace(ROOT_MARK, to_root)
 
     def pdf(self, topic_id: str) -> str:

@@ -39,9 +39,7 @@
   }
 
   window.guideTypeset = typeset;  // for content inserted later (the drill's answers)
-  if (window.document$) {
-    window.document$.subscribe(function () { typeset(document); });
-  } else if (document.readyState === "loading") {
+  if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { typeset(document); });
   } else {
     typeset(document);

@@ -27,18 +27,23 @@
   }
 
   // ---- marks on the bank and topic pages --------------------------------------------------------
+  // Elements are written only when their mark changes: a page with nothing practised yet is
+  // left exactly as built, with no style work while it loads.
   function showMarks() {
     var progress = loadProgress();
     document.querySelectorAll(".guide-progress[data-questions]").forEach(function (el) {
       var ids = el.dataset.questions.split(/\s+/).filter(Boolean);
       var known = ids.filter(function (id) { return status(progress, id) === "known"; }).length;
       var unknown = ids.filter(function (id) { return status(progress, id) === "unknown"; }).length;
-      el.textContent = known || unknown ? "练习进度：会 " + known + " / 不会 " + unknown + " / 共 " + ids.length : "";
+      var text = known || unknown ? "练习进度：会 " + known + " / 不会 " + unknown + " / 共 " + ids.length : "";
+      if (el.textContent !== text) el.textContent = text;
     });
     document.querySelectorAll(".guide-mark[data-question]").forEach(function (el) {
       var s = status(progress, el.dataset.question);
-      el.textContent = s === "known" ? "✓ 会" : s === "unknown" ? "✗ 不会" : "";
-      el.className = "guide-mark" + (s ? " guide-mark--" + s : "");
+      var text = s === "known" ? "✓ 会" : s === "unknown" ? "✗ 不会" : "";
+      var name = "guide-mark" + (s ? " guide-mark--" + s : "");
+      if (el.textContent !== text) el.textContent = text;
+      if (el.className !== name) el.className = name;
     });
   }
 
@@ -230,7 +235,6 @@
     if (app) setupDrill(app);
   }
 
-  if (window.document$) window.document$.subscribe(onPage);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onPage);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onPage);
   else onPage();
 })();

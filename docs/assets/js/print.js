@@ -20,6 +20,6 @@
     opened = [];
   });
 
-  if (window.document$) window.document$.subscribe(setup);
-  else document.addEventListener("DOMContentLoaded", setup);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
+  else setup();
 })();

@@ -364,9 +364,7 @@
     });
   });
 
-  if (window.document$) {
-    window.document$.subscribe(onPage);
-  } else if (document.readyState === "loading") {
+  if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", onPage);
   } else {
     onPage();
