@@ -87,13 +87,13 @@ def failing_audits(report: dict) -> list[str]:
     return lines
 
 
-def run_lighthouse(base: str, runs: int) -> bool:
+def run_lighthouse(base: str, runs: int, pages: dict[str, str]) -> bool:
     ok = True
     print(f"Lighthouse {json.loads((TOOLS / 'lighthouse' / 'package.json').read_text())['version']}, "
           f"mobile preset, median of {runs} run(s) per page")
     print(f"  {'page':<9} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5}   url")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, path in PAGES.items():
+        for name, path in pages.items():
             reports = [lighthouse(base + path, Path(tmp) / f"{name}-{i}.json") for i in range(runs)]
             scores = {c: sorted(round(r["categories"][c]["score"] * 100) for r in reports)[runs // 2]
                       for c in CATEGORIES}
@@ -130,7 +130,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=int(os.environ.get("AUDIT_RUNS", "3")))
     parser.add_argument("--skip-lighthouse", action="store_true")
     parser.add_argument("--skip-vnu", action="store_true")
+    parser.add_argument("--page", action="append", default=[], metavar="NAME=PATH",
+                        help="audit this page instead of the four defaults (repeatable), "
+                             "e.g. cheatsheet=cheatsheets/llm-architecture/")
     args = parser.parse_args()
+    pages = dict(PAGES)
+    if args.page:
+        try:
+            pages = dict(item.split("=", 1) for item in args.page)
+        except ValueError:
+            parser.error("--page takes NAME=PATH, e.g. cheatsheet=cheatsheets/llm-architecture/")
+        pages = {name: path.lstrip("/") for name, path in pages.items()}
     site = args.site.resolve()
     if not (site / "index.html").is_file():
         print(f"audit: {site}/index.html not found; build the site first (make site)", file=sys.stderr)
@@ -139,7 +149,7 @@ def main() -> int:
     if not args.skip_lighthouse:
         server, base = serve(site)
         try:
-            ok &= run_lighthouse(base, args.runs)
+            ok &= run_lighthouse(base, args.runs, pages)
         finally:
             server.shutdown()
     if not args.skip_vnu:
