@@ -97,8 +97,9 @@ def run_lighthouse(base: str, runs: int, pages: dict[str, str]) -> bool:
             reports = [lighthouse(base + path, Path(tmp) / f"{name}-{i}.json") for i in range(runs)]
             scores = {c: sorted(round(r["categories"][c]["score"] * 100) for r in reports)[runs // 2]
                       for c in CATEGORIES}
+            runs_perf = " ".join(str(round(r["categories"]["performance"]["score"] * 100)) for r in reports)
             print(f"  {name:<9} {scores['performance']:>5} {scores['accessibility']:>5} "
-                  f"{scores['best-practices']:>5} {scores['seo']:>5}   /{path}")
+                  f"{scores['best-practices']:>5} {scores['seo']:>5}   /{path}   (performance by run: {runs_perf})")
             median = min(reports, key=lambda r: abs(r["categories"]["performance"]["score"] * 100 - scores["performance"]))
             for line in failing_audits(median):
                 print(line)
