@@ -59,8 +59,6 @@
   }
 
   function setupDrill(app) {
-    if (app.dataset.ready) return;
-    app.dataset.ready = "1";
     var data = JSON.parse(app.querySelector("#practice-data").textContent);
     var form = app.querySelector("form");
     var card = app.querySelector(".guide-practice__card");

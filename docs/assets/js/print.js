@@ -2,8 +2,6 @@
 (function () {
   function setup() {
     document.querySelectorAll(".guide-print").forEach(function (button) {
-      if (button.dataset.ready) return;
-      button.dataset.ready = "1";
       button.addEventListener("click", function () { window.print(); });
     });
   }

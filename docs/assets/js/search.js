@@ -263,8 +263,7 @@
 
   function setup() {
     var ui = elements();
-    if (!ui || ui.input.dataset.ready) return;
-    ui.input.dataset.ready = "1";
+    if (!ui) return;
     // Text committed by an input method arrives as an input event (often with no key events):
     // search on every non-composing input, and once more when a composition ends.
     ui.input.addEventListener("input", function (event) {
