@@ -62,6 +62,8 @@ def test_copy_button_copies_the_code_block(browser, site_url):
     assert "复制" not in copied  # the button's own text is not part of it
     page.wait_for_selector(".md-dialog--active", state="visible")
     assert page.locator(".md-dialog__inner").inner_text() == "已复制到剪贴板"
+    page.emulate_media(media="print")  # on paper the button is not printed, the code is
+    assert block.locator(".md-code__nav").is_hidden() and block.locator("code").is_visible()
     context.close()
 
 
