@@ -116,6 +116,14 @@ def test_every_page_is_well_formed_and_described(built_site):
             undescribed.append(f"{page}: {scan.description[:4]}")
     assert broken == []
     assert undescribed == []
+    # Every heading says something (a heading of only "#" once vanished as an ATX closing sequence).
+    empty = []
+    for html in built_site.rglob("*.html"):
+        for m in re.finditer(r"<h([1-6])\b[^>]*>(.*?)</h\1>", html.read_text(encoding="utf-8"), re.S):
+            text = re.sub(r'<a class="headerlink".*?</a>|<[^>]+>', "", m[2]).strip()
+            if not text:
+                empty.append(f"{html.relative_to(built_site)}: {m[0][:80]}")
+    assert empty == []
 
     def description(page: str) -> str:
         return dict(scan_site_page(built_site / page).description)["content"]
