@@ -6,6 +6,8 @@
 (function () {
   "use strict";
 
+  var HEADER = 48;  // px: Material's fixed header (2.4rem), which covers the top of the page
+
   // ---- palette: the toggle shows the next option; palette.html applies it ------------------
   function palette() {
     var form = document.querySelector("form[data-md-component=palette]");
@@ -61,7 +63,7 @@
     new IntersectionObserver(function (entries) {
       var entry = entries[entries.length - 1];
       title.classList.toggle("md-header__title--active", !entry.isIntersecting && entry.boundingClientRect.top < 0);
-    }, { rootMargin: "-48px 0px 0px 0px" }).observe(h1);
+    }, { rootMargin: -HEADER + "px 0px 0px 0px" }).observe(h1);
   }
 
   // ---- on scroll: the header's shadow, and back-to-top while the reader scrolls up ---------
@@ -116,7 +118,7 @@
         });
       }
       // The section being read is the last whose heading is above the top fifth of the screen.
-      var line = window.scrollY + 48 + window.innerHeight / 5;
+      var line = window.scrollY + HEADER + window.innerHeight / 5;
       var index = -1;
       tops.forEach(function (top, i) { if (top <= line) index = i; });
       if (index === active) return;
