@@ -61,10 +61,12 @@ def write_guide(root: Path, concepts: int, seed: int = 0) -> Path:
         shutil.rmtree(content)
     for sub in ("concepts", "questions", "reports"):
         (content / sub).mkdir(parents=True)
-    shutil.copy(ROOT / "content" / "taxonomy.yml", content / "taxonomy.yml")
     import yaml
 
-    taxonomy = yaml.safe_load((content / "taxonomy.yml").read_text(encoding="utf-8"))
+    taxonomy = yaml.safe_load((ROOT / "content" / "taxonomy.yml").read_text(encoding="utf-8"))
+    for topic in taxonomy["topics"]:
+        topic.pop("sheet", None)  # the real guide's choice of concepts per sheet names real concepts
+    (content / "taxonomy.yml").write_text(yaml.safe_dump(taxonomy, allow_unicode=True, sort_keys=False), encoding="utf-8")
     topics = [t["id"] for t in taxonomy["topics"]]
     companies = [c["id"] for c in taxonomy["companies"]]
 

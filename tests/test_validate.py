@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CONCEPT_BODY, concept, question, report, valid_files, write_corpus
+from conftest import CONCEPT_BODY, TAXONOMY, concept, question, report, valid_files, write_corpus
 from guide.errors import ContentError
 from guide.pipeline import build
 
@@ -175,3 +175,20 @@ def test_bom_and_crlf_are_valid(tmp_path):
     built = build(tmp_path, templates=TEMPLATES)
     assert built.corpus.concepts["alpha"].title == "阿尔法"
     assert "\r" not in built.pages["concepts/alpha.md"]
+
+
+def test_a_sheet_names_only_its_own_topics_concepts(tmp_path):
+    taxonomy = TAXONOMY.replace("    en: Basics\n", "    en: Basics\n    sheet: [alpha, gamma, delta]\n", 1)
+    changes = {"concepts/delta.md": concept("德尔塔", topic="advanced-topic")}
+    assert problems(tmp_path, changes, taxonomy) == [
+        "content/taxonomy.yml:5: topics.sheet: 'delta' belongs to topic 'advanced-topic'; a sheet carries only its own topic's concepts",
+        "content/taxonomy.yml:5: topics.sheet: unknown concept 'gamma'",
+    ]
+
+
+def test_a_sheet_leaves_out_what_its_topic_does_not_list_and_names_it(tmp_path):
+    taxonomy = TAXONOMY.replace("    en: Basics\n", "    en: Basics\n    sheet: [beta]\n", 1)
+    write_corpus(tmp_path, valid_files(), taxonomy=taxonomy)
+    sheet = build(tmp_path, templates=TEMPLATES).pages["cheatsheets/basics.md"]
+    assert "## [贝塔](/concepts/beta.md)" in sheet and "## [阿尔法]" not in sheet
+    assert "本表未收（速查见各自笔记）：[阿尔法](/concepts/alpha.md)。" in sheet

@@ -40,6 +40,9 @@ class Topic:
     order: int
     """Position in the taxonomy file: topics are listed in learning order."""
     loc: Location
+    sheet: tuple[str, ...] = ()
+    """The concepts whose 速查 the cheat sheet carries (the authors' choice when a topic outgrows
+    two pages); empty: all of the topic's concepts. The rest are named on the sheet."""
 
 
 @dataclass(frozen=True)

@@ -145,12 +145,21 @@ class View:
         return {t: {c: len(g) for c, g in row.items()} for t, row in cells.items()}
 
     def sheet(self, topic_id: str) -> list[SheetEntry]:
-        """A topic's concepts in learning order, each with its 速查 bullets and key formulas."""
+        """The sheet's concepts (the topic's `sheet:` list, else all) in learning order, each with its
+        速查 bullets and key formulas."""
+        chosen = set(self.taxonomy.topic[topic_id].sheet)
         entries = []
         for concept_id in self.links.learning_order.get(topic_id, []):
+            if chosen and concept_id not in chosen:
+                continue
             bullets, formulas = bullets_and_formulas(section(self.links.bodies[concept_id], "速查"))
             entries.append(SheetEntry(self.corpus.concepts[concept_id], bullets, formulas))
         return entries
+
+    def sheet_omitted(self, topic_id: str) -> list[Concept]:
+        """The topic's concepts its sheet leaves out, in learning order: named, so none is lost."""
+        chosen = set(self.taxonomy.topic[topic_id].sheet)
+        return [self.corpus.concepts[c] for c in self.links.learning_order.get(topic_id, []) if chosen and c not in chosen]
 
     def sheet_questions(self, topic_id: str) -> list[Question]:
         """The topic's questions most asked across distinct reports (then easier first)."""

@@ -78,7 +78,7 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
 
     corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports)
     docs = {d.stem: d for d in loaded.documents if d.kind != "taxonomy"}
-    check_references(corpus, docs, problems, loaded.unreadable)
+    check_references(corpus, docs, problems, loaded.unreadable, taxonomy_docs[0] if taxonomy_docs else None)
     check_cycles(corpus, docs, problems)
     for entity in (*concepts.values(), *questions.values(), *reports.values()):
         check_body(entity, problems)
@@ -246,8 +246,9 @@ def read_taxonomy(doc: Document, problems: list[Problem]) -> Taxonomy:
     root.check_keys(["topics", "companies", "difficulties"])
     topics, companies, difficulties = [], [], []
     for order, f in enumerate(root.records("topics", required=True)):
-        f.check_keys(["id", "title", "en", "summary"])
-        topics.append(Topic(_taxonomy_id(f), f.text("title"), f.text("en"), f.text("summary", False), order, f.location()))
+        f.check_keys(["id", "title", "en", "summary", "sheet"])
+        topics.append(Topic(_taxonomy_id(f), f.text("title"), f.text("en"), f.text("summary", False), order, f.location(),
+                            f.ids("sheet")))
     for f in root.records("companies", required=True):
         f.check_keys(["id", "name", "en", "teams"])
         companies.append(Company(_taxonomy_id(f), f.text("name"), f.text("en", False), f.texts("teams"), f.location()))
@@ -362,7 +363,8 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
 # --- references between files ------------------------------------------------
 
 
-def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[Problem], unreadable: frozenset[str] = frozenset()) -> None:
+def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[Problem], unreadable: frozenset[str] = frozenset(),
+                     taxonomy_doc: Document | None = None) -> None:
     """Every referenced id exists (files that failed to load are not blamed twice)."""
 
     def expect(doc: Document, path: tuple[Any, ...], label: str, ids: Iterable[str], pool: dict, what: str, owner: str = "") -> None:
@@ -372,6 +374,15 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
             elif target not in pool and target not in unreadable:
                 problems.append(Problem(doc.path, doc.line(*path, index), label, f"unknown {what} '{target}'{suggest(target, pool)}"))
 
+    for index, topic in enumerate(corpus.taxonomy.topics):
+        for n, concept_id in enumerate(topic.sheet):
+            concept = corpus.concepts.get(EntityId(concept_id))
+            line = topic.loc.line if taxonomy_doc is None else taxonomy_doc.line("topics", index, "sheet", n)
+            if concept is None and concept_id not in unreadable:
+                problems.append(Problem(topic.loc.path, line, "topics.sheet", f"unknown concept '{concept_id}'{suggest(concept_id, corpus.concepts)}"))
+            elif concept is not None and concept.topic != topic.id:
+                problems.append(Problem(topic.loc.path, line, "topics.sheet",
+                                        f"'{concept_id}' belongs to topic '{concept.topic}'; a sheet carries only its own topic's concepts"))
     for concept in corpus.concepts.values():
         doc = docs[concept.id]
         expect(doc, ("prerequisites",), "prerequisites", concept.prerequisites, corpus.concepts, "concept", concept.id)
