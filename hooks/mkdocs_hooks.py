@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from guide import pipeline, search, serving  # noqa: E402
+from guide import pipeline, printfonts, search, serving  # noqa: E402
 from guide.emit import code_buttons, emit, fix_theme_html, html_attribute  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.formulas import typeset_page  # noqa: E402
@@ -56,7 +56,13 @@ def on_pre_build(config) -> None:
 def on_files(files, config):
     assert _built is not None
     start = time.perf_counter()
-    files = emit(files, config, _built.pages, _root(config), serving.page_cache(_root(config)))
+    root = _root(config)
+    try:
+        fonts = printfonts.print_fonts([*_built.pages.values(), *_built.docs.values()], root / ".cache" / "print-fonts")
+    except printfonts.PrintFontError as err:
+        raise PluginError(str(err)) from None
+    _built.timings["print_fonts"] = time.perf_counter() - start
+    files = emit(files, config, _built.pages, root, serving.page_cache(root), fonts)
     _built.timings["emit"] = time.perf_counter() - start
     return files
 

@@ -53,8 +53,9 @@ def code_buttons(html_text: str) -> str:
     return _CODE_BLOCK.sub(button, html_text)
 
 
-def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path, cache: Path | None = None) -> Files:
-    """Add every generated page and KaTeX's files to MkDocs' files.
+def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Path, cache: Path | None = None,
+         assets: dict[SrcUri, bytes] | None = None) -> Files:
+    """Add every generated page, the generated `assets` (print fonts) and KaTeX's files to MkDocs' files.
 
     With `cache` (a folder outside docs/, used by `make serve`), each page is backed by a file
     there that is rewritten only when the page changed: MkDocs' dirty reload then rebuilds just
@@ -70,6 +71,8 @@ def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Pat
             files.append(File.generated(config, src, content=markdown))
         else:
             files.append(File.generated(config, src, abs_src_path=str(write_if_changed(cache / src, markdown))))
+    for src, data in (assets or {}).items():
+        files.append(File.generated(config, src, content=data))
     dist = katex_dir(root)
     for asset in katex_assets(root):
         files.append(File.generated(config, f"assets/katex/{asset.relative_to(dist).as_posix()}", abs_src_path=str(asset)))

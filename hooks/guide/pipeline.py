@@ -28,6 +28,8 @@ class Built:
     """Seconds spent in each stage."""
     math: dict[tuple[str, bool], str] = field(default_factory=dict)
     """Every formula's KaTeX HTML (see formulas.typeset_page)."""
+    docs: dict[str, str] = field(default_factory=dict)
+    """The hand-written pages' Markdown, by display path (docs/…)."""
 
 
 def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None) -> Built:
@@ -70,7 +72,7 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     lap("math")
     if problems:
         raise ContentError(problems)
-    return Built(corpus, links, pages, timings, math.html)
+    return Built(corpus, links, pages, timings, math.html, {p: t for p, t in docs.items() if isinstance(t, str)})
 
 
 def read_docs(docs_dir: Path, root: Path) -> dict[str, str | Problem]:
