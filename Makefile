@@ -8,9 +8,9 @@ MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test serve check pdf anki new-concept new-question new-report bench audit deps system-deps clean
+.PHONY: site test serve publish check new-concept new-question new-report bench audit deps system-deps clean
 
-site: deps                      ## build the site into site/
+site: deps system-deps          ## build the whole site into site/: pages, search, cheat-sheet PDFs, Anki deck
 	$(MKDOCS) build --strict
 
 test: deps system-deps          ## run the whole test suite (unit, golden, build, browser)
@@ -19,11 +19,8 @@ test: deps system-deps          ## run the whole test suite (unit, golden, build
 serve: deps                     ## live preview for authors: edits to content/ and templates/ reload
 	$(MKDOCS) serve --livereload --dirty --no-strict
 
-pdf: site system-deps           ## print every cheat sheet to site/pdf/<topic>.pdf (headless Chromium)
-	$(PY) scripts/make_pdf.py site
-
-anki: site                      ## export the question bank to site/downloads/rl-interview-guide.apkg
-	$(ENGINE) anki --out site/downloads/rl-interview-guide.apkg
+publish: deps system-deps       ## build the whole site and push it to the gh-pages branch (GitHub Pages)
+	$(MKDOCS) gh-deploy --strict
 
 check: deps                     ## validate content/ only, fast (no site build)
 	$(ENGINE) check

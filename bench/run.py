@@ -4,7 +4,9 @@ For every corpus (the real guide, then synthetic guides of BENCH_SIZES concepts)
 site BENCH_RUNS times and reports medians.  The floor is a plain `mkdocs build` of the same
 generated Markdown pages with no hook: what MkDocs + Material cost on their own.  "search KB" is
 the whole Pagefind bundle on disk; a reader downloads only a few of its chunks (bench/search.py).
-Builds are cold: the cache of typeset formulas (.cache/katex.json) is removed before each one.
+Builds are cold: the caches (typeset formulas, print-font subsets, printed PDFs) are removed before
+each one. The real guide's builds print its cheat sheets ("publish": PDFs and the Anki deck);
+synthetic guides skip printing (GUIDE_PRINT=0), their sheets being far beyond two pages.
 Environment: BENCH_SIZES (default "200 1000 2000"), BENCH_RUNS (default 3), BENCH_REAL=0 skips the real guide.
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ from guide.pipeline import build as run_pipeline  # noqa: E402
 from synth import write_guide  # noqa: E402
 
 STAGES = ("load", "validate", "link", "render", "math", "emit")
+"""Pipeline stages (emit includes cutting the print fonts); "publish" (after the site is written) is reported apart."""
 LINKED = ("mkdocs.yml", "docs", "templates", "hooks", "overrides", "node_modules")
 
 
@@ -67,13 +70,13 @@ def make_floor(project: Path) -> Path:
     return floor
 
 
-def measure(project: Path, runs: int) -> dict:
+def measure(project: Path, runs: int, print_sheets: bool = True) -> dict:
     results, timings = [], []
     site = project / "site"
     for _ in range(runs):
         shutil.rmtree(project / ".cache", ignore_errors=True)  # cold builds: every formula typeset again
         timing_file = project / "timings.json"
-        env = {**os.environ, "GUIDE_TIMINGS": str(timing_file), "NO_MKDOCS_2_WARNING": "1"}
+        env = {**os.environ, "GUIDE_TIMINGS": str(timing_file), "NO_MKDOCS_2_WARNING": "1", "GUIDE_PRINT": "1" if print_sheets else "0"}
         out = subprocess.run([sys.executable, str(HERE / "one_build.py"), str(project / "mkdocs.yml"), str(site)],
                              capture_output=True, text=True, env=env, cwd=project)
         if out.returncode != 0:
@@ -92,7 +95,7 @@ def measure(project: Path, runs: int) -> dict:
         "bytes_per_page": total_bytes / pages,
         "search_bytes": sum(p.stat().st_size for p in index_dir.rglob("*") if p.is_file()) if index_dir.exists() else 0,
     }
-    for stage in (*STAGES, "search"):
+    for stage in (*STAGES, "search", "publish"):
         if timings:
             row[stage] = statistics.median(t.get(stage, 0.0) for t in timings)
     return row
@@ -107,12 +110,12 @@ def main() -> None:
     print(f"median of {runs} run(s) per build; times in seconds\n")
     header = f"{'corpus':<16}{'pages':>7}{'build s':>9}{'ms/page':>9}{'pipeline':>10}{'share':>7}" \
              + "".join(f"{s:>9}" for s in STAGES) + f"{'index s':>9}{'index %':>8}{'peak MiB':>10}{'KB/page':>9}{'search KB':>11}" \
-             + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}"
+             + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}{'publish s':>11}"
     print(header)
     per_page: dict[int, tuple[float, float]] = {}  # synthetic size -> (ms/page, KB/page)
     for name, n in corpora:
         project = make_project(name, n)
-        row = measure(project, runs)
+        row = measure(project, runs, print_sheets=n is None)
         if n is not None:
             per_page[n] = (1000 * row["seconds"] / row["pages"], row["bytes_per_page"] / 1024)
         floor = measure(make_floor(project), runs)
@@ -122,7 +125,8 @@ def main() -> None:
               + "".join(f"{row.get(s, 0.0):>9.2f}" for s in STAGES)
               + f"{row.get('search', 0.0):>9.2f}{100 * row.get('search', 0.0) / row['seconds']:>7.1f}%"
               + f"{row['peak_mib']:>10.0f}{row['bytes_per_page'] / 1024:>9.1f}{row['search_bytes'] / 1024:>11.0f}"
-              + f"{floor['seconds']:>9.2f}{1000 * floor['seconds'] / floor['pages']:>11.1f}{floor['bytes_per_page'] / 1024:>11.1f}",
+              + f"{floor['seconds']:>9.2f}{1000 * floor['seconds'] / floor['pages']:>11.1f}{floor['bytes_per_page'] / 1024:>11.1f}"
+              + f"{row.get('publish', 0.0):>11.2f}",
               flush=True)
     if len(per_page) > 1:
         small, large = min(per_page), max(per_page)

@@ -15,6 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from guide import pipeline, printfonts, search, serving  # noqa: E402
+from guide.printing import PrintError  # noqa: E402
+from guide.publish import publish  # noqa: E402
 from guide.emit import code_buttons, emit, fix_theme_html, html_attribute  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.formulas import typeset_page  # noqa: E402
@@ -88,18 +90,25 @@ def on_env(env, config, files):
 
 
 def on_post_build(config) -> None:
-    assert _index is not None
+    assert _index is not None and _built is not None
     if serving.live():
         return  # the preview reloads now; the index lands a moment later
     try:
         _search_seconds[0] += _index.wait()
     except RuntimeError as err:
         raise PluginError(str(err)) from None
-    if _built is not None:
-        _built.timings["search"] = _search_seconds[0]
-        _built.timings["search_process"] = _index.elapsed
+    _built.timings["search"] = _search_seconds[0]
+    _built.timings["search_process"] = _index.elapsed
+    start = time.perf_counter()
+    try:
+        for line in publish(_built, Path(config.site_dir), _root(config) / ".cache", config.site_url or "",
+                            print_pdfs=os.environ.get("GUIDE_PRINT") != "0"):
+            log.info(line)
+    except PrintError as err:
+        raise PluginError(str(err)) from None
+    _built.timings["publish"] = time.perf_counter() - start
     # `make bench` reads the pipeline's own stage timings from here.
-    if _built is not None and os.environ.get("GUIDE_TIMINGS"):
+    if os.environ.get("GUIDE_TIMINGS"):
         Path(os.environ["GUIDE_TIMINGS"]).write_text(json.dumps(_built.timings), encoding="utf-8")
 
 

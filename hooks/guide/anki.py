@@ -52,6 +52,9 @@ _ID_SPAN = 100_000_000_000
 
 FIELDS = ("问题", "答案")
 
+DECK_PATH = "downloads/rl-interview-guide.apkg"
+"""Where the build writes the deck, relative to the site root (linked from /practice/)."""
+
 CSS = """\
 .card { font-family: -apple-system, "PingFang SC", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif;
   font-size: 18px; line-height: 1.6; text-align: left; color: #222; background: #fff;

@@ -96,8 +96,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="guide", description="Check and scaffold the guide's content.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("check", help="validate content/ and print every problem")
-    anki = sub.add_parser("anki", help="export the question bank as an Anki deck (.apkg)")
-    anki.add_argument("--out", type=Path, required=True, help="where to write the .apkg")
     new = sub.add_parser("new", help="scaffold a new content file")
     new.add_argument("kind", choices=sorted(SCAFFOLDS))
     new.add_argument("id", nargs="?", default="")
@@ -105,8 +103,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.root)
-    if args.command == "anki":
-        return export_anki(args.root, args.out)
     return scaffold(args.root, args.kind, args.id)
 
 
@@ -120,25 +116,6 @@ def check(root: Path) -> int:
         return 1
     c = built.corpus
     print(f"ok: {len(c.concepts)} concepts, {len(c.questions)} questions, {len(c.reports)} reports, {len(built.pages)} generated pages")
-    return 0
-
-
-def export_anki(root: Path, out: Path) -> int:
-    """Write the deck for the site at mkdocs.yml's site_url (SITE_URL overrides it, as for the site)."""
-    from mkdocs.config import load_config
-
-    from .anki import write_deck
-
-    try:
-        built = build(root, root / "docs")
-    except ContentError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        return 1
-    site_url = load_config(config_file=str(root / "mkdocs.yml")).site_url or ""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    notes = write_deck(built, site_url if site_url.endswith("/") else site_url + "/", out)
-    print(f"wrote {out}: {notes} notes")
     return 0
 
 

@@ -44,7 +44,7 @@ def cheatsheet_src(topic_id: str) -> SrcUri:
 
 
 def pdf_url(topic_id: str) -> str:
-    """Where `make pdf` writes a topic's cheat sheet, relative to the site root."""
+    """Where the build prints a topic's cheat sheet (printing.py), relative to the site root."""
     return f"pdf/{topic_id}.pdf"
 
 

@@ -1,0 +1,31 @@
+"""After the site is written: what its pages link besides themselves, made from those pages.
+
+The cheat sheets' PDFs (printing.py) and the Anki deck (anki.py). `make site`, `mkdocs build` and
+`mkdocs gh-deploy` all run it, so whatever is published holds every file it links, and a PDF is
+never older than the sheet it prints. `mkdocs serve` skips it: the preview need not print.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .anki import DECK_PATH, write_deck
+from .pipeline import Built
+from .printing import print_sheets
+
+
+def publish(built: Built, site: Path, cache: Path, site_url: str, print_pdfs: bool = True) -> list[str]:
+    """Print the sheets and write the deck into `site`; return what was done, one line each.
+
+    Raises printing.PrintError when Chromium is missing. `print_pdfs=False` is for benchmarks of
+    synthetic guides only: their site then links PDFs it does not hold, and the lines say so.
+    """
+    done = []
+    if print_pdfs:
+        printed = print_sheets(site, cache / "pdf")
+        fresh = sum(1 for p in printed if not p.reused)
+        done.append(f"cheat sheets: {len(printed)} PDFs in {site / 'pdf'} ({fresh} printed, {len(printed) - fresh} unchanged)")
+    else:
+        done.append("GUIDE_PRINT=0: the cheat sheets were not printed; this site links PDFs it does not hold")
+    notes = write_deck(built, site_url if site_url.endswith("/") else site_url + "/", site / DECK_PATH)
+    done.append(f"Anki deck: {notes} notes in {site / DECK_PATH}")
+    return done
