@@ -111,7 +111,27 @@ def make_project(dest: Path, content: Path | None = None) -> Path:
             shutil.copy2(src, dest / name)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     shutil.copytree(content or ROOT / "content", dest / "content")
+    # Subset fonts and printed PDFs are cached by content hash: a copy of the real project reuses them.
+    for cache in ("print-fonts", "pdf"):
+        if (ROOT / ".cache" / cache).is_dir():
+            shutil.copytree(ROOT / ".cache" / cache, dest / ".cache" / cache)
     return dest
+
+
+def make_tiny_project(dest: Path, files: dict[str, str]) -> Path:
+    """The real config, templates and hooks around a tiny corpus, with one hand-written page."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("mkdocs.yml", "templates", "hooks", "overrides"):
+        src = ROOT / name
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, dest / name)
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    (dest / "docs").mkdir()
+    shutil.copytree(ROOT / "docs" / "assets", dest / "docs" / "assets")
+    (dest / "docs" / "index.md").write_text("# 首页\n\n见 [[alpha]]。\n", encoding="utf-8")
+    config = (dest / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.split("\nnav:\n")[0] + "\nnav:\n  - 首页: index.md\n" + "\nmarkdown_extensions:" + config.split("\nmarkdown_extensions:")[1]
+    (dest / "mkdocs.yml").write_text(config, encoding="utf-8")
+    return write_corpus(dest, files)
 
 
 def mkdocs_build(project: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:

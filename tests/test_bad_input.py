@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CONCEPT_BODY, ROOT, concept, mkdocs_build, question, report, valid_files, write_corpus
+from conftest import CONCEPT_BODY, concept, make_tiny_project, mkdocs_build, question, report, valid_files
 from test_validate import CASES as CONTENT_CASES
 
 def taxonomy(text_from: str, to: str) -> str:
@@ -88,17 +88,7 @@ def tree_digest(site: Path) -> str:
 @pytest.fixture(scope="module")
 def good(tmp_path_factory):
     """A tiny valid project and its built site."""
-    project = tmp_path_factory.mktemp("good")
-    for name in ("mkdocs.yml", "templates", "hooks", "overrides"):
-        src = ROOT / name
-        (shutil.copytree if src.is_dir() else shutil.copy2)(src, project / name)
-    (project / "node_modules").symlink_to(ROOT / "node_modules")
-    (project / "docs").mkdir()
-    (project / "docs" / "index.md").write_text("# 首页\n\n见 [[alpha]]。\n", encoding="utf-8")
-    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config.split("\nnav:\n")[0] + "\nnav:\n  - 首页: index.md\n" + "\nmarkdown_extensions:" + config.split("\nmarkdown_extensions:")[1]
-    (project / "mkdocs.yml").write_text(config, encoding="utf-8")
-    write_corpus(project, valid_files())
+    project = make_tiny_project(tmp_path_factory.mktemp("good"), valid_files())
     site = project / "site"
     result = mkdocs_build(project, site)
     assert result.returncode == 0, result.stdout + result.stderr

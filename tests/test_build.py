@@ -68,7 +68,9 @@ def mount_path() -> str:
     return urlsplit(url).path
 
 
-def test_every_internal_link_and_anchor_resolves(built_site):
+def test_every_internal_link_download_asset_and_anchor_resolves(built_site):
+    """After a plain build: every page's links (the 404 page's too, absolute under site_url's path),
+    anchors, downloads (cheat-sheet PDFs, the Anki deck) and linked assets exist in site/."""
     pages = scan_site(built_site)
     prefix = mount_path()
     broken = []
@@ -78,8 +80,6 @@ def test_every_internal_link_and_anchor_resolves(built_site):
             parts = urlsplit(href)
             if parts.scheme or href.startswith("//") or href.startswith("mailto:"):
                 continue
-            if parts.path.endswith((".pdf", ".apkg")):
-                continue  # written by `make pdf` / `make anki`; test_print and test_anki check these links
             path = "/" + parts.path[len(prefix):] if parts.path.startswith(prefix) else parts.path
             target = resolve_page(unquote(urljoin(page, path))) if path else page
             anchor = unquote(parts.fragment)
@@ -91,8 +91,20 @@ def test_every_internal_link_and_anchor_resolves(built_site):
                     broken.append(f"{page}: {href} -> no anchor #{anchor} in {target}")
             elif not (built_site / target.lstrip("/")).exists():
                 broken.append(f"{page}: {href} -> no file {target}")
+        for url in scan.assets:
+            parts = urlsplit(url)
+            if parts.scheme or url.startswith("//") or url.startswith("data:"):
+                continue
+            path = "/" + parts.path[len(prefix):] if parts.path.startswith(prefix) else parts.path
+            target = unquote(urljoin(page, path))
+            checked += 1
+            if not (built_site / target.lstrip("/")).is_file():
+                broken.append(f"{page}: {url} -> no file {target}")
     assert checked > 500
     assert not broken, "\n".join(broken[:50])
+    # The downloads the site offers are there too (made by the build, not by a later command).
+    downloads = {href for scan in pages.values() for href in scan.links if href.endswith((".pdf", ".apkg"))}
+    assert len(downloads) >= 9
 
 
 def test_no_asset_is_loaded_from_another_host(built_site):
