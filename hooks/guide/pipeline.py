@@ -16,6 +16,7 @@ from .link import Links, link, resolve
 from .load import load_content, read_text
 from .model import Corpus, SrcUri
 from .render import render
+from .snippets import Snippet, SnippetCheck, snippets_in, without_asserts
 from .validate import validate
 
 
@@ -32,12 +33,14 @@ class Built:
     """The hand-written pages' Markdown, by display path (docs/…)."""
 
 
-def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None) -> Built:
+def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None,
+          run_snippets: bool = True) -> Built:
     """Run every stage on the project at `root`; raise ContentError listing every problem.
 
     `docs_dir`, when given, also has its hand-written pages' `[[links]]` checked;
     `templates` defaults to `root/templates`; formulas are checked with the KaTeX in `katex`
-    (default `root/node_modules/katex`) when it is installed.
+    (default `root/node_modules/katex`) when it is installed; every Python snippet is run (results
+    cached by hash in `root/.cache/snippets.json`) unless `run_snippets` is False.
     """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -56,6 +59,10 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     docs_formulas = [f for path, text in docs.items() if isinstance(text, str) for f in formulas_in(text, path, 1)]
     math = MathCheck(corpus_formulas(corpus) + docs_formulas, katex or root / "node_modules" / "katex",
                      cache=root / ".cache" / "katex.json")
+    snippets = corpus_snippets(corpus)
+    problems += [Problem(s.path, s.line, s.label, "a snippet must check what it claims with at least one assert")
+                 for s in snippets if without_asserts(s)]
+    code = SnippetCheck(snippets, cache=root / ".cache" / "snippets.json") if run_snippets else None
     lap("validate")
     links, link_problems = link(corpus)
     problems += link_problems
@@ -70,9 +77,21 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     lap("render")
     problems += math.problems()
     lap("math")
+    if code is not None:
+        problems += code.problems()
+        timings["snippets_run"] = code.ran
+    lap("snippets")
     if problems:
         raise ContentError(problems)
     return Built(corpus, links, pages, timings, math.html, {p: t for p, t in docs.items() if isinstance(t, str)})
+
+
+def corpus_snippets(corpus: Corpus) -> list[Snippet]:
+    """Every runnable snippet of the guide, in file order."""
+    found: list[Snippet] = []
+    for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values()):
+        found += snippets_in(entity.body, entity.loc.path, entity.body_line)
+    return found
 
 
 def read_docs(docs_dir: Path, root: Path) -> dict[str, str | Problem]:
