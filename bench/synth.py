@@ -140,7 +140,7 @@ assert x.sum() == {sum(range(i % 7 + 3))}
             (content / "questions" / f"{qid}.md").write_text(f"""---
 text: {w.sentence(8)[:-1]}？
 brief: {w.sentence(10)}
-concepts: [{cid}{", " + extra if extra != cid else ""}]
+primary: {cid}{chr(10) + "related: [" + extra + "]" if extra != cid else ""}
 difficulty: {rng.choice(["basic", "intermediate", "advanced"])}
 ---
 

@@ -65,8 +65,8 @@ def concept(title: str = "概念", topic: str = "basics", extra: str = "", body:
     return f"---\ntitle: {title}\nen: Concept\ntopic: {topic}\ndifficulty: basic\nsummary: 概要。\n{extra}---\n{body}"
 
 
-def question(concepts: str = "[alpha]", extra: str = "", body: str = "答案。\n") -> str:
-    return f"---\ntext: 问题？\nbrief: 一句话答案。\nconcepts: {concepts}\ndifficulty: basic\n{extra}---\n{body}"
+def question(primary: str = "alpha", extra: str = "", body: str = "答案。\n") -> str:
+    return f"---\ntext: 问题？\nbrief: 一句话答案。\nprimary: {primary}\ndifficulty: basic\n{extra}---\n{body}"
 
 
 def report(company: str = "acme", rounds: str = "  - name: 一面\n    questions: [q-one]\n", extra: str = "") -> str:

@@ -49,7 +49,7 @@ def test_backlinks_counts_and_duplicates(tmp_path):
     files = valid_files()
     files["concepts/gamma.md"] = concept("伽马", topic="advanced-topic", extra="related: [alpha]\n",
                                          body=CONCEPT_BODY.replace("直觉。", "建立在 [[beta]] 上。"))
-    files["questions/q-two.md"] = question(concepts="[beta, gamma]")
+    files["questions/q-two.md"] = question("beta", extra="related: [gamma]\n")
     files["reports/r-three.md"] = report(company="initech", rounds="  - name: 一面\n    questions: [q-two]\n    topics: [alpha]\n")
     write_corpus(tmp_path, files)
     links = build(tmp_path, templates=TEMPLATES).links
@@ -60,7 +60,9 @@ def test_backlinks_counts_and_duplicates(tmp_path):
     assert links.questions_of["beta"] == ["q-two"]
     assert links.asked_in["q-one"] == ["r-one", "r-two"]          # the duplicate did ask it
     assert links.reports_of["alpha"] == ["r-one", "r-three"]       # ...but counts once, as r-one
-    assert links.reports_of["gamma"] == ["r-three"]
+    assert links.reports_of["beta"] == ["r-three"]                 # q-two tests beta
+    assert links.reports_of["gamma"] == []                         # ...and only draws on gamma: not counted
+    assert links.drawn_on_by["gamma"] == ["q-two"] and links.questions_of["gamma"] == []
     assert links.duplicates == {"r-one": ["r-two"]}
     assert links.learning_order["basics"] == ["alpha", "beta"]
 
@@ -70,7 +72,7 @@ def test_learning_order_puts_prerequisites_first(tmp_path):
         "concepts/a-last.md": concept(extra="prerequisites: [z-first]\n"),
         "concepts/m-middle.md": concept(extra="prerequisites: [z-first]\n"),
         "concepts/z-first.md": concept(),
-        "questions/q-one.md": question(concepts="[z-first]"),
+        "questions/q-one.md": question("z-first"),
         "reports/r-one.md": report(),
     }
     write_corpus(tmp_path, files)
@@ -88,3 +90,23 @@ def test_less_than_before_a_letter_in_math_cannot_open_a_tag(tmp_path):
     assert "$\\pi(y_t|x,y_{\\lt t})$" in page and "$y_{\\lt t}$" in page
     assert "$0\\lt p<1$" in page  # only '<' before a letter is rewritten
     assert "{<t}" not in page
+
+
+def test_kaopin_counts_a_report_for_the_concept_a_question_tests_not_for_those_it_draws_on(tmp_path):
+    """考频 attribution: two reports ask the same question (primary alpha, related beta); a third
+    lists beta under topics. alpha is asked by two reports, beta by one, and the page says why."""
+    files = valid_files()
+    files["questions/q-one.md"] = question("alpha", extra="related: [beta]\n")
+    files["reports/r-two.md"] = report(company="initech")  # not a duplicate now: a second report asking q-one
+    files["reports/r-three.md"] = report(rounds="  - name: 一面\n    topics: [beta]\n")
+    write_corpus(tmp_path, files)
+    built = build(tmp_path, templates=TEMPLATES)
+    assert {c: len(r) for c, r in built.links.reports_of.items()} == {"alpha": 2, "beta": 1}
+    stats = built.pages["stats.md"]
+    assert "| 1 | [阿尔法](/concepts/alpha.md) | [基础](/topics/basics.md) | 2 |" in stats
+    assert "| 2 | [贝塔](/concepts/beta.md) | [基础](/topics/basics.md) | 1 |" in stats
+    assert "答案里顺带用到的概念（题目的 related）不计入" in stats
+    beta = built.pages["concepts/beta.md"]
+    assert "答案也用到本概念的题（考的是别的概念，不计入考频）：[问题？](/questions/q-one.md)" in beta
+    question_page = built.pages["questions/q-one.md"]
+    assert "考查 [阿尔法](/concepts/alpha.md) · 也涉及 [贝塔](/concepts/beta.md)" in question_page

@@ -51,11 +51,14 @@ class Links:
     related: dict[EntityId, list[EntityId]] = field(default_factory=dict)
     """Declared related concepts plus those that declare this one (symmetric)."""
     questions_of: dict[EntityId, list[EntityId]] = field(default_factory=dict)
-    """Questions that probe each concept."""
+    """Questions that test each concept (it is their primary concept)."""
+    drawn_on_by: dict[EntityId, list[EntityId]] = field(default_factory=dict)
+    """Questions whose answers draw on each concept without testing it (it is among their related)."""
     asked_in: dict[EntityId, list[EntityId]] = field(default_factory=dict)
     """Reports (duplicates included) whose rounds ask each question."""
     reports_of: dict[EntityId, list[EntityId]] = field(default_factory=dict)
-    """Original reports that reach each concept, by a question or directly; duplicates fold into their original."""
+    """Original reports that ask about each concept, by a question that tests it (its primary concept)
+    or under a round's topics; duplicates fold into their original. This is 考频."""
     duplicates: dict[EntityId, list[EntityId]] = field(default_factory=dict)
     learning_order: dict[str, list[EntityId]] = field(default_factory=dict)
     """Each topic's concepts, prerequisites first."""
@@ -140,11 +143,15 @@ def derive(corpus: Corpus, links: Links) -> None:
     links.related = {c: list(r) for c, r in related.items()}
 
     questions_of: dict[EntityId, list[EntityId]] = {c: [] for c in concept_ids}
+    drawn_on_by: dict[EntityId, list[EntityId]] = {c: [] for c in concept_ids}
     for question in corpus.questions.values():
-        for concept_id in question.concepts:
-            if concept_id in questions_of:
-                questions_of[concept_id].append(question.id)
+        if question.primary in questions_of:
+            questions_of[question.primary].append(question.id)
+        for concept_id in question.related:
+            if concept_id in drawn_on_by:
+                drawn_on_by[concept_id].append(question.id)
     links.questions_of = questions_of
+    links.drawn_on_by = drawn_on_by
 
     asked_in: dict[EntityId, list[EntityId]] = {q: [] for q in corpus.questions}
     reached: dict[EntityId, dict[EntityId, None]] = {c: {} for c in concept_ids}
@@ -157,9 +164,9 @@ def derive(corpus: Corpus, links: Links) -> None:
             for question_id in round_.questions:
                 if question_id in asked_in and report.id not in asked_in[question_id]:
                     asked_in[question_id].append(report.id)
-                    for concept_id in corpus.questions[question_id].concepts:
-                        if concept_id in reached:
-                            reached[concept_id][group] = None
+                    primary = corpus.questions[question_id].primary
+                    if primary in reached:  # related concepts were not asked about: not counted
+                        reached[primary][group] = None
             for concept_id in round_.topics:
                 if concept_id in reached:
                     reached[concept_id][group] = None

@@ -131,16 +131,24 @@ class Question:
     """The question as an interviewer would ask it."""
     brief: str
     """The answer's key point in one line (cheat sheets, drills)."""
-    concepts: tuple[EntityId, ...]
+    primary: EntityId
+    """The concept the question tests: a report that asks the question counts for it in 考频."""
     difficulty: str
     body: str
     """The full answer, Markdown: key points first, then depth."""
     loc: Location
     body_line: int
+    related: tuple[EntityId, ...] = ()
+    """Other concepts the answer draws on: linked and shown as related, never counted in 考频."""
 
     @property
     def label(self) -> str:
         return self.text
+
+    @property
+    def concepts(self) -> tuple[EntityId, ...]:
+        """The primary concept first, then the related ones."""
+        return (self.primary, *self.related) if self.primary else self.related
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,8 @@ class View:
 
     # relations
     def question_topic(self, question: Question) -> str:
-        """A question sits under the topic of its first concept."""
-        return self.corpus.concepts[question.concepts[0]].topic
+        """A question sits under the topic of the concept it tests."""
+        return self.corpus.concepts[question.primary].topic
 
     def questions_in_topic(self, topic_id: str) -> list[Question]:
         return [q for q in self.corpus.questions.values() if self.question_topic(q) == topic_id]
@@ -102,6 +102,7 @@ class View:
             "reports": reports,
             "companies": [(self.taxonomy.company[c], n) for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))],
             "questions": [self.corpus.questions[q] for q in self.links.questions_of.get(concept_id, ())],
+            "drawn_on_by": [self.corpus.questions[q] for q in self.links.drawn_on_by.get(concept_id, ())],
         }
 
     def reports_by_company(self) -> list[tuple[Company | None, list[Report]]]:
