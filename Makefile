@@ -8,7 +8,7 @@ MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test serve publish check new-concept new-question new-report bench audit deps system-deps clean
+.PHONY: site test serve publish check find snippets new-concept new-question new-report bench audit deps system-deps clean
 
 site: deps system-deps          ## build the whole site into site/: pages, search, cheat-sheet PDFs, Anki deck
 	$(MKDOCS) build --strict
@@ -22,8 +22,14 @@ serve: deps                     ## live preview for authors: edits to content/ a
 publish: deps system-deps       ## build the whole site and push it to the gh-pages branch (GitHub Pages)
 	$(MKDOCS) gh-deploy --strict
 
-check: deps                     ## validate content/ only, fast (no site build)
+check: deps                     ## validate content/ and run every snippet, fast (no site build); warnings too
 	$(ENGINE) check
+
+find: deps                      ## the ids whose titles, aliases or text match: make find Q="奖励 过优化"
+	$(ENGINE) find $(Q)
+
+snippets: deps                  ## run one note's snippets afresh: make snippets F=content/concepts/dpo.md
+	$(ENGINE) snippets $(F)
 
 new-concept: deps               ## scaffold content/concepts/$(ID).md
 	$(ENGINE) new concept $(ID)

@@ -65,7 +65,49 @@ CASES = {
     ),
     "unknown company": (
         {"reports/r-one.md": report(company="acmee")},
-        ["content/reports/r-one.md:3: company: unknown company 'acmee' (did you mean 'acme'?); known: acme, initech"],
+        ["content/reports/r-one.md:3: company: unknown company 'acmee' (did you mean 'acme'?); known: acme, initech; "
+         "to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en"],
+    ),
+    "a new company": (
+        {"reports/r-one.md": report(company="meituan")},
+        ["content/reports/r-one.md:3: company: unknown company 'meituan'; known: acme, initech; "
+         "to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en"],
+    ),
+    "a concept listed as a question": (
+        {"reports/r-one.md": report(rounds="  - name: 一面\n    questions: [q-one, alpha]\n")},
+        ["content/reports/r-one.md:7: rounds.questions: 'alpha' is a concept: list it under topics"],
+    ),
+    "a question listed as a topic": (
+        {"reports/r-one.md": report(rounds="  - name: 一面\n    topics: [q-one]\n")},
+        ["content/reports/r-one.md:7: rounds.topics: 'q-one' is a question: list it under questions"],
+    ),
+    "a question as a prerequisite": (
+        {"concepts/beta.md": concept("贝塔", extra="prerequisites: [q-one]\n")},
+        ["content/concepts/beta.md:7: prerequisites: 'q-one' is a question, not a concept"],
+    ),
+    "bad indentation inside rounds": (
+        {"reports/r-one.md": report(rounds="  - name: 一面\n    questions: [q-one]\n   topics: [alpha]\n")},
+        ["content/reports/r-one.md:8: rounds: did not find expected '-' indicator; rounds is a list with one entry per round: "
+         "'  - name: 一面' (two spaces, a dash), then its fields indented two more spaces: '    questions: [ppo-clip-why]', "
+         "'    topics: [gae]', '    other: [手撕 LRU]'"],
+    ),
+    "unknown team": (
+        {"reports/r-one.md": report(extra="team: 不存在的组\n")},
+        ["content/reports/r-one.md:5: team: unknown team '不存在的组' for acme; known: none yet; "
+         "to add one, list it under teams: of acme in content/taxonomy.yml"],
+    ),
+    "date as free text": (
+        {"reports/r-one.md": report(extra="date: 上周\n")},
+        ["content/reports/r-one.md:5: date: expected the interview's date as YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2025-03), got '上周'"],
+    ),
+    "the old concepts field of a question": (
+        {"questions/q-one.md": question().replace("primary: alpha", "concepts: [alpha]")},
+        ["content/questions/q-one.md:4: concepts: unknown field (write the concept the question tests as primary: <id> and "
+         "the others it draws on as related: [ids]); allowed: text, brief, primary, related, difficulty"],
+    ),
+    "primary repeated under related": (
+        {"questions/q-one.md": question(extra="related: [beta, alpha]\n")},
+        ["content/questions/q-one.md:6: related: 'alpha' is the primary concept; list only the others under related"],
     ),
     "unknown prerequisite": (
         {"concepts/beta.md": concept("贝塔", extra="prerequisites: [alpah]\n")},
@@ -154,7 +196,7 @@ def test_every_problem_in_one_run(tmp_path):
     found = problems(tmp_path, {
         "concepts/alpha.md": concept(topic="nope"),
         "concepts/beta.md": concept("贝塔", extra="prerequisites: [gamma]\n"),
-        "questions/q-one.md": question(concepts="[delta]"),
+        "questions/q-one.md": question("delta"),
     })
     assert len(found) == 3
     assert [f.split(":")[0] for f in found] == ["content/concepts/alpha.md", "content/concepts/beta.md", "content/questions/q-one.md"]

@@ -6,78 +6,85 @@ import sys
 from pathlib import Path
 
 from .errors import ContentError
+from .find import find, warnings
 from .load import load_content
-from .pipeline import build
+from .pipeline import build, corpus_snippets
+from .snippets import run, verdict
 from .urls import is_valid_id
-from .validate import read_taxonomy
+from .validate import read_taxonomy, validate
 
 SCAFFOLDS = {
     "concept": """---
-title: {id}（待填写中文标题）
-en: {id}
-aliases: []
-topic: {topic}
+title: <<待填写：中文标题，如 PPO 裁剪目标>>
+en: <<待填写：英文名，如 PPO clipped objective>>
+aliases: [<<待填写：读者会搜的词——中文名、英文名、缩写、常见说法>>]
+topic: <<待填写：专题 id，可选 {topics}>>
+tags: []
 prerequisites: []
 related: []
-difficulty: {difficulty}
-summary: 用一句话说清这个概念（会显示在页首和搜索结果里）。
-references: []
+difficulty: <<待填写：{difficulties}>>
+summary: <<待填写：一句话说清这个概念，显示在页首和搜索结果里>>
+references:
+  - title: <<待填写：论文或文章的标题>>
+    year: <<待填写：年份>>
+    arxiv: <<待填写：arXiv id 如 1707.06347；没有就把这一行换成 url>>
 ---
 
 ## 一句话
 
-（一句话定义。）
+<<待填写：一句话定义>>
 
 ## 直觉
 
-（不用公式，讲清楚为什么需要它、它在做什么。）
+<<待填写：不用公式，讲清楚为什么需要它、它在做什么>>
 
 ## 公式与推导
 
-（关键公式，用 $...$ 和 $$...$$ 书写，并核对原论文。）
+<<待填写：关键公式，用 $...$ 和 $$...$$ 书写并核对原论文；没有就删掉这一节>>
 
 ## 代码
 
-（可运行的 Python/NumPy 片段，用 assert 验证它声称的性质；没有算法核心时删掉这一节。）
+<<待填写：一个 python 代码块，用 assert 验证它声称的性质；没有算法核心就删掉这一节>>
 
 ## 面试怎么问
 
-（面试官的问法，链接到题库：`[[question-id]]`。）
+- <<待填写：链向题目（双方括号包住题目 id）并写出面试官的问法>>
 
 ## 易错点
 
-- （常见误解。）
+- <<待填写：常见误解>>
 
 ## 速查
 
-- （考前最后一小时要看的要点，3 到 8 条。）
-- （第二条。）
-- （第三条。）
+- <<待填写：考前最后一小时要看的要点，3 到 8 条>>
+- <<待填写：第二条>>
+- <<待填写：第三条>>
 """,
     "question": """---
-text: （面试官的原问题，写成一句疑问句）
-brief: （一句话答案：答题的第一句话。）
-concepts: [{concept}]
-difficulty: {difficulty}
+text: <<待填写：面试官的原问题，写成一句疑问句>>
+brief: <<待填写：一句话答案，也就是答题的第一句话>>
+primary: <<待填写：这道题考查的概念 id；make find Q=关键词 可以查>>
+related: []
+difficulty: <<待填写：{difficulties}>>
 ---
 
 **要点**
 
-1. （先写结论和关键点。）
+1. <<待填写：先写结论和关键点>>
 
 **展开**
 
-（再写推导、细节和例子；用 `[[concept-id]]` 链接到概念。）
+<<待填写：再写推导、细节和例子；用双方括号包住概念 id 链接到概念>>
 """,
     "report": """---
-title: （公司 · 岗位 · 轮次）
+title: <<待填写：公司 · 岗位 · 轮次>>
 kind: interview
-company: {company}
+company: <<待填写：公司 id，可选 {companies}；新公司先加到 content/taxonomy.yml 的 companies>>
 team: ""
 role: ""
 date: ""
-source: ""
-summary: 用一两句话概括这份面经问了什么。
+source: <<待填写：面经的出处 URL>>
+summary: <<待填写：用一两句话概括这份面经问了什么>>
 rounds:
   - name: 一面
     questions: []
@@ -85,9 +92,11 @@ rounds:
     other: []
 ---
 
-（可选：整理笔记，链接到概念和题目，例如 `[[ppo-clip]]`。）
+<<待填写：整理笔记，用双方括号包住 id 链接到概念和题目；不需要就删掉这一行>>
 """,
 }
+"""What `make new-…` writes: every field and section, each value a `<<待填写：…>>` placeholder that
+`make check` rejects (naming file, line and field) until the author replaces it."""
 
 FOLDERS = {"concept": "concepts", "question": "questions", "report": "reports"}
 
@@ -96,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="guide", description="Check and scaffold the guide's content.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("check", help="validate content/ and print every problem")
+    look = sub.add_parser("find", help="the ids whose title, English name, aliases or text match some words, best first")
+    look.add_argument("query", nargs="+", help="words, e.g. 奖励 过优化")
+    snip = sub.add_parser("snippets", help="run the Python snippets of some content files (no cache) and report each")
+    snip.add_argument("files", nargs="+", type=Path, help="content files, e.g. content/concepts/dpo.md")
     new = sub.add_parser("new", help="scaffold a new content file")
     new.add_argument("kind", choices=sorted(SCAFFOLDS))
     new.add_argument("id", nargs="?", default="")
@@ -103,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.root)
+    if args.command == "find":
+        return find_ids(args.root, " ".join(args.query))
+    if args.command == "snippets":
+        return run_snippets(args.root, args.files)
     return scaffold(args.root, args.kind, args.id)
 
 
@@ -115,8 +132,50 @@ def check(root: Path) -> int:
         print(f"{len(err.problems)} problem(s)", file=sys.stderr)
         return 1
     c = built.corpus
+    lines = {d.path: d.lines for d in load_content(root / "content", root).documents}
+    for problem in warnings(c, lines):
+        print(problem, file=sys.stderr)
     print(f"ok: {len(c.concepts)} concepts, {len(c.questions)} questions, {len(c.reports)} reports, {len(built.pages)} generated pages")
     return 0
+
+
+def find_ids(root: Path, query: str) -> int:
+    """Print the best matches as `kind  id  title  (matched in field)`: what exists before writing anew."""
+    corpus, problems = validate(load_content(root / "content", root))
+    if not corpus.concepts and problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1
+    found = find(corpus, query)
+    if not found:
+        print(f"nothing matches '{query}': no concept, question or report uses these words", file=sys.stderr)
+        return 1
+    width = max(len(f.id) for f in found)
+    for f in found:
+        print(f"{f.kind:<9}{f.id:<{width + 2}}{f.title}  ({f.matched})")
+    return 0
+
+
+def run_snippets(root: Path, files: list[Path]) -> int:
+    """Run the snippets of `files` afresh, one line each: how an author tries one note's code."""
+    corpus, _ = validate(load_content(root / "content", root))
+    every = corpus_snippets(corpus)
+    having = {(root / s.path).resolve() for s in every}
+    wanted = {(root / f).resolve(): f for f in files}
+    chosen = [s for s in every if (root / s.path).resolve() in wanted]
+    unknown = sorted(str(f) for path, f in wanted.items() if path not in having)
+    for name in unknown:
+        print(f"{name}: no runnable snippet (a ```python block at the start of a line) in this content file", file=sys.stderr)
+    failed = 0
+    for snippet in chosen:
+        problem = verdict(snippet, run(snippet))
+        if problem is None:
+            print(f"{snippet.path}:{snippet.line}: {snippet.label}: ok")
+        else:
+            failed += 1
+            print(problem, file=sys.stderr)
+    print(f"{len(chosen)} snippet(s), {failed} failed", file=sys.stderr if failed else sys.stdout)
+    return 1 if failed or unknown or not chosen else 0
 
 
 def scaffold(root: Path, kind: str, entity_id: str) -> int:
@@ -142,14 +201,12 @@ def scaffold(root: Path, kind: str, entity_id: str) -> int:
         print("write a concept first: every question names the concepts it probes", file=sys.stderr)
         return 1
     text = SCAFFOLDS[kind].format(
-        id=entity_id,
-        topic=taxonomy.topics[0].id,
-        company=taxonomy.companies[0].id,
-        difficulty=taxonomy.difficulties[0].id,
-        concept=concepts[0] if concepts else "",
+        topics=" / ".join(t.id for t in taxonomy.topics),
+        companies=" / ".join(c.id for c in taxonomy.companies),
+        difficulties=" / ".join(d.id for d in taxonomy.difficulties),
     )
     target = content / FOLDERS[kind] / f"{entity_id}.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-    print(f"wrote {target.relative_to(root)}: fill in the fields, then run 'make check' or 'make serve'")
+    print(f"wrote {target.relative_to(root)}: replace every <<待填写：…>> (make check lists the ones left), then run 'make serve'")
     return 0

@@ -139,6 +139,9 @@ def read_document(path: Path, kind: str, display: str) -> Document | Problem:
         return Problem(display, 1, "", "no front matter: the file must start with a '---' line, YAML fields, and a closing '---' line")
     parsed = parse_yaml(match.group(1), display, first_line=2)
     if isinstance(parsed, Problem):
+        if kind == "reports" and _top_level_key(match.group(1), parsed.line - 2) == "rounds":
+            return Problem(parsed.path, parsed.line, "rounds", parsed.message.replace("front matter is not valid YAML: ", "")
+                           + "; " + ROUNDS_SHAPE)
         return parsed
     data, lines = parsed
     if data is None:
@@ -147,6 +150,20 @@ def read_document(path: Path, kind: str, display: str) -> Document | Problem:
         return Problem(display, 2, "", "front matter must be YAML fields (key: value), not a list or a single value")
     body_line = text[: match.end()].count("\n") + 1
     return Document(kind, display, path.stem, data, lines, 1, text[match.end() :], body_line)
+
+
+ROUNDS_SHAPE = ("rounds is a list with one entry per round: '  - name: 一面' (two spaces, a dash), then its fields "
+                "indented two more spaces: '    questions: [ppo-clip-why]', '    topics: [gae]', '    other: [手撕 LRU]'")
+"""The expected shape, told when YAML inside `rounds` does not parse (PyYAML's own words do not say)."""
+
+
+def _top_level_key(front_matter: str, index: int) -> str | None:
+    """The unindented key whose block holds line `index` (0-based) of the front matter."""
+    for line in reversed(front_matter.split("\n")[: index + 1]):
+        key = re.match(r"^([A-Za-z_][\w-]*)\s*:", line)
+        if key:
+            return key.group(1)
+    return None
 
 
 def read_taxonomy(path: Path, display: str) -> Document | Problem:

@@ -116,6 +116,16 @@ class Fields:
 
     def raw(self, name: str, required: bool) -> Any:
         value = self.data.get(name)
+        if is_placeholder(value):
+            self.fail(name, placeholder_message(value))
+            return None
+        if isinstance(value, list) and any(is_placeholder(item) for item in value):
+            for index, item in enumerate(value):
+                if is_placeholder(item):
+                    self.fail(name, placeholder_message(item), index)
+            value = [item for item in value if not is_placeholder(item)]
+            if not value:
+                return None  # reported as a placeholder, not as missing
         if value is None or value == "" or value == []:
             if required:
                 if name in self.data:
@@ -168,14 +178,15 @@ class Fields:
             seen.add(value)
         return tuple(EntityId(v) for v in values)
 
-    def choice(self, name: str, allowed: Iterable[str] | None, what: str, required: bool = True) -> str:
-        """A value from a vocabulary; `allowed=None` when the vocabulary itself failed to load."""
+    def choice(self, name: str, allowed: Iterable[str] | None, what: str, required: bool = True, add: str = "") -> str:
+        """A value from a vocabulary; `allowed=None` when the vocabulary itself failed to load.
+        `add` tells the author where a new value would be declared."""
         value = self.text(name, required)
         if allowed is None:
             return value
         allowed = list(allowed)
         if value and value not in allowed:
-            self.fail(name, f"unknown {what} '{value}'{suggest(value, allowed)}; known: {', '.join(allowed)}")
+            self.fail(name, f"unknown {what} '{value}'{suggest(value, allowed)}; known: {', '.join(allowed)}{add}")
         return value
 
     def year(self, name: str) -> int | None:
@@ -205,6 +216,19 @@ class Fields:
 
     def location(self) -> Location:
         return Location(self.doc.path, self.doc.line(*self.prefix))
+
+
+PLACEHOLDER = re.compile(r"<<待填写[：:]?\s*(.*?)\s*>>")
+"""What the scaffolds (`make new-…`) write where the author must write: never valid content."""
+
+
+def is_placeholder(value: Any) -> bool:
+    return isinstance(value, str) and PLACEHOLDER.search(value) is not None
+
+
+def placeholder_message(value: str) -> str:
+    hint = PLACEHOLDER.search(value).group(1)
+    return f"still the scaffold's placeholder{f' ({hint})' if hint else ''}; write the real value"
 
 
 def describe(value: Any) -> str:
@@ -264,6 +288,21 @@ def read_taxonomy(doc: Document, problems: list[Problem]) -> Taxonomy:
     return Taxonomy(tuple(topics), tuple(companies), tuple(difficulties))
 
 
+def _valid_date(text: str) -> bool:
+    match = re.fullmatch(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?", text)
+    if not match:
+        return False
+    year, month, day = (int(g) if g else None for g in match.groups())
+    if not 2000 <= year <= 2100 or (month is not None and not 1 <= month <= 12):
+        return False
+    if day is not None:
+        try:
+            datetime.date(year, month, day)
+        except ValueError:
+            return False
+    return True
+
+
 def _taxonomy_id(f: Fields) -> str:
     value = f.text("id")
     if value and not is_valid_id(value):
@@ -278,11 +317,12 @@ def _vocabulary(taxonomy: Taxonomy | None, name: str) -> list[str] | None:
     return None if taxonomy is None else list(getattr(taxonomy, name))
 
 CONCEPT_KEYS = ("title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary", "references")
-QUESTION_KEYS = ("text", "brief", "concepts", "difficulty")
+QUESTION_KEYS = ("text", "brief", "primary", "related", "difficulty")
 REPORT_KEYS = ("title", "kind", "company", "team", "role", "date", "source", "duplicate_of", "summary", "rounds")
 ROUND_KEYS = ("name", "questions", "topics", "other")
 REFERENCE_KEYS = ("title", "year", "arxiv", "url")
-_HINTS = {"id": "(the id is the file name)", "asked_in": "(derived from the reports' rounds; list the question there)", "answer": "(the answer is the Markdown body below the front matter)"}
+_HINTS = {"id": "(the id is the file name)",
+          "concepts": "(write the concept the question tests as primary: <id> and the others it draws on as related: [ids])", "asked_in": "(derived from the reports' rounds; list the question there)", "answer": "(the answer is the Markdown body below the front matter)"}
 
 
 def read_concept(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> Concept:
@@ -324,7 +364,8 @@ def read_question(doc: Document, taxonomy: Taxonomy | None, problems: list[Probl
         id=EntityId(doc.stem),
         text=f.text("text"),
         brief=f.text("brief"),
-        concepts=f.ids("concepts", required=True),
+        primary=EntityId(f.text("primary", required="concepts" not in doc.data)),
+        related=f.ids("related"),
         difficulty=f.choice("difficulty", _vocabulary(taxonomy, "difficulty"), "difficulty"),
         body=doc.body,
         loc=Location(doc.path, doc.start_line),
@@ -340,7 +381,17 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
     for r in f.records("rounds", required=not doc.data.get("duplicate_of")):
         r.check_keys(ROUND_KEYS)
         rounds.append(Round(r.text("name"), r.location(), r.ids("questions"), r.ids("topics"), r.texts("other")))
-    company = f.choice("company", _vocabulary(taxonomy, "company"), "company", required=kind == "interview") or None
+    company = f.choice("company", _vocabulary(taxonomy, "company"), "company", required=kind == "interview",
+                       add="; to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en") or None
+    team = f.text("team", False)
+    if team and company and taxonomy is not None and company in taxonomy.company:
+        teams = list(taxonomy.company[company].teams)
+        if team not in teams:
+            f.fail("team", f"unknown team '{team}' for {company}{suggest(team, teams)}; known: {', '.join(teams) or 'none yet'}; "
+                           f"to add one, list it under teams: of {company} in content/taxonomy.yml")
+    date = f.text("date", False)
+    if date and not _valid_date(date):
+        f.fail("date", f"expected the interview's date as YYYY, YYYY-MM or YYYY-MM-DD (e.g. 2025-03), got '{date}'")
     duplicate_of = f.text("duplicate_of", False) or None
     return Report(
         id=EntityId(doc.stem),
@@ -351,9 +402,9 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
         loc=Location(doc.path, doc.start_line),
         body_line=doc.body_line,
         company=company,
-        team=f.text("team", False),
+        team=team,
         role=f.text("role", False),
-        date=f.text("date", False),
+        date=date,
         source=f.text("source", False),
         duplicate_of=EntityId(duplicate_of) if duplicate_of else None,
         rounds=tuple(rounds),
@@ -367,12 +418,22 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
                      taxonomy_doc: Document | None = None) -> None:
     """Every referenced id exists (files that failed to load are not blamed twice)."""
 
+    kinds = {"concept": corpus.concepts, "question": corpus.questions, "report": corpus.reports}
+    homes = {"concept": "topics", "question": "questions"}  # where a round lists each kind of id
+
     def expect(doc: Document, path: tuple[Any, ...], label: str, ids: Iterable[str], pool: dict, what: str, owner: str = "") -> None:
         for index, target in enumerate(ids):
             if target == owner:
                 problems.append(Problem(doc.path, doc.line(*path, index), label, f"'{target}' refers to itself"))
             elif target not in pool and target not in unreadable:
-                problems.append(Problem(doc.path, doc.line(*path, index), label, f"unknown {what} '{target}'{suggest(target, pool)}"))
+                other = next((kind for kind, ids_ in kinds.items() if target in ids_), None)
+                if other and label.startswith("rounds.") and other in homes:
+                    message = f"'{target}' is a {other}: list it under {homes[other]}"
+                elif other:
+                    message = f"'{target}' is a {other}, not a {what}"
+                else:
+                    message = f"unknown {what} '{target}'{suggest(target, pool)}"
+                problems.append(Problem(doc.path, doc.line(*path, index), label, message))
 
     for index, topic in enumerate(corpus.taxonomy.topics):
         for n, concept_id in enumerate(topic.sheet):
@@ -388,7 +449,13 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
         expect(doc, ("prerequisites",), "prerequisites", concept.prerequisites, corpus.concepts, "concept", concept.id)
         expect(doc, ("related",), "related", concept.related, corpus.concepts, "concept", concept.id)
     for question in corpus.questions.values():
-        expect(docs[question.id], ("concepts",), "concepts", question.concepts, corpus.concepts, "concept")
+        doc = docs[question.id]
+        if question.primary:
+            expect(doc, ("primary",), "primary", [question.primary], corpus.concepts, "concept")
+        if question.primary in question.related:
+            problems.append(Problem(doc.path, doc.line("related", question.related.index(question.primary)), "related",
+                                    f"'{question.primary}' is the primary concept; list only the others under related"))
+        expect(doc, ("related",), "related", question.related, corpus.concepts, "concept")
     for report in corpus.reports.values():
         doc = docs[report.id]
         if report.duplicate_of:
@@ -396,7 +463,9 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
             if report.duplicate_of == report.id:
                 problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of", "a report cannot duplicate itself"))
             elif target is None:
-                problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of", f"unknown report '{report.duplicate_of}'{suggest(report.duplicate_of, corpus.reports)}"))
+                if report.duplicate_of not in unreadable:
+                    problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of",
+                                            f"unknown report '{report.duplicate_of}'{suggest(report.duplicate_of, corpus.reports)}"))
             elif target.duplicate_of:
                 problems.append(Problem(doc.path, doc.line("duplicate_of"), "duplicate_of", f"'{target.id}' is itself a duplicate; point to its original '{target.duplicate_of}'"))
         for index, round_ in enumerate(report.rounds):
@@ -438,11 +507,27 @@ def check_cycles(corpus: Corpus, docs: dict[str, Document], problems: list[Probl
 
 def check_body(entity: Concept | Question | Report, problems: list[Problem]) -> None:
     path, first = entity.loc.path, entity.body_line
+    problems.extend(body_placeholders(entity.body, path, first))
     problems.extend(unsafe_html(entity.body, path, first))
     problems.extend(pipes_in_table_math(entity.body, path, first))
     problems.extend(adjacent_display_math(entity.body, path, first))
     if isinstance(entity, Concept):
         problems.extend(concept_sections(entity.body, path, first))
+
+
+def body_placeholders(body: str, path: str, first: int) -> list[Problem]:
+    """A scaffold's placeholder left in the text, named by the section it is in."""
+    found = []
+    section = "body"
+    for number, line in enumerate(body.split("\n")):
+        heading = re.match(r"^##[ \t]+(.+?)[ \t]*$", line)
+        if heading:
+            section = f"## {heading.group(1)}"
+        match = PLACEHOLDER.search(line)
+        if match:
+            hint = f" ({match.group(1)})" if match.group(1) else ""
+            found.append(Problem(path, first + number, section, f"still the scaffold's placeholder{hint}; write this part"))
+    return found
 
 
 def concept_sections(body: str, path: str, first: int) -> list[Problem]:
