@@ -52,14 +52,15 @@ def two_builds(built: Built, tmp_path_factory: pytest.TempPathFactory):
         work = tmp_path_factory.mktemp(f"anki-{name}")
         path = work / "guide.apkg"
         count = write_deck(built, SITE, path)
-        assert count == len(built.corpus.questions)
+        assert count == len(built.corpus.questions) + len(built.corpus.coding)
         results.append(read_apkg(path, work))
     return results
 
 
 @pytest.fixture(scope="module")
 def notes(two_builds) -> dict[str, dict]:
-    return two_builds[0][0]
+    """The question notes (the coding tasks' notes are tagged kind::coding)."""
+    return {g: n for g, n in two_builds[0][0].items() if "kind::coding" not in n["tags"]}
 
 
 def by_front(notes: dict[str, dict], built: Built, question_id: str) -> dict:
@@ -68,9 +69,9 @@ def by_front(notes: dict[str, dict], built: Built, question_id: str) -> dict:
     return note
 
 
-def test_one_note_and_one_card_per_question(built, two_builds):
+def test_one_note_and_one_card_per_question_and_coding_task(built, two_builds):
     notes, col, cards = two_builds[0]
-    assert len(notes) == len(built.corpus.questions)
+    assert len(notes) == len(built.corpus.questions) + len(built.corpus.coding)
     assert len({n["id"] for n in notes.values()}) == len(notes)
     assert len(cards) == len(notes) and len({c[0] for c in cards}) == len(cards)
     assert {c[1] for c in cards} == {n["id"] for n in notes.values()}
@@ -78,6 +79,20 @@ def test_one_note_and_one_card_per_question(built, two_builds):
     assert {n["mid"] for n in notes.values()} == {MODEL_ID}
     assert json.loads(col["decks"])[str(DECK_ID)]["name"] == DECK_NAME
     assert str(MODEL_ID) in json.loads(col["models"])
+
+
+def test_coding_tasks_pose_the_task_in_front_and_the_solution_behind(tmp_path):
+    from test_coding import coding as coding_task, corpus
+
+    built = build(corpus(tmp_path / "guide", {"clip-task": coding_task()}), templates=ROOT / "templates")
+    assert write_deck(built, SITE, tmp_path / "deck.apkg") == len(built.corpus.questions) + 1
+    coding = [n for n in read_apkg(tmp_path / "deck.apkg", tmp_path)[0].values() if "kind::coding" in n["tags"]]
+    assert len(coding) == 1
+    task = built.corpus.coding["clip-task"]
+    [note] = [n for n in coding if html.escape(task.signature) in n["front"]]
+    assert note["front"].startswith("手撕：") and "<pre" not in note["front"]  # the task, no code
+    first_line = task.solution.code.strip().split("\n")[0]
+    assert html.escape(first_line.split()[0]) in note["back"] and "<pre" in note["back"]  # the reference solution
 
 
 def test_fronts_are_the_questions(built, notes):

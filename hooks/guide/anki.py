@@ -34,7 +34,8 @@ import markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from .model import EntityId, Question, SrcUri
+from .model import CodingTask, EntityId, Question, SrcUri
+from .text import section
 from .pipeline import Built
 from .urls import entity_src, url_of
 
@@ -203,6 +204,20 @@ def _back(render: _Renderer, built: Built, question: Question, site_url: str) ->
     )
 
 
+def _coding_fields(render: _Renderer, built: Built, task: CodingTask, site_url: str) -> tuple[str, str]:
+    """Front: the task as posed, with its signature; back: the reference solution and its complexity."""
+    src = entity_src(task)
+    body = built.links.bodies.get(task.id, task.body)
+    front = (f"手撕：{html.escape(task.title.removeprefix('手撕').strip())}"
+             f'<div class="answer">{render(section(body, "题目"), src)}</div>'
+             f"<p><code>{html.escape(task.signature)}</code></p>")
+    page = html.escape(site_url + url_of(src))
+    back = (f'<div class="brief">{html.escape(task.summary)}</div>\n'
+            f'<div class="answer">\n{render(section(body, "参考解"), src)}\n{render(section(body, "复杂度"), src)}\n</div>\n'
+            f'<p class="source"><a href="{page}">在指南中查看本题（检验、常见 bug 与追问）→</a></p>')
+    return front, back
+
+
 def build_deck(built: Built, site_url: str) -> genanki.Deck:
     if not site_url.endswith("/"):
         site_url += "/"
@@ -222,6 +237,16 @@ def build_deck(built: Built, site_url: str) -> genanki.Deck:
             if new_id in seen:
                 raise ValueError(f"anki id clash between questions '{seen[new_id]}' and '{question.id}'; change GUID_NAMESPACE")
             seen[new_id] = question.id
+        deck.add_note(note)
+    for task in sorted(built.corpus.coding.values(), key=lambda t: t.id):
+        front, back = _coding_fields(render, built, task, site_url)
+        topic = built.corpus.concepts[task.concepts[0]].topic if task.concepts else None
+        tags = ["kind::coding", f"difficulty::{task.difficulty}", *([f"topic::{topic}"] if topic else [])]
+        note = QuestionNote(task.id, model=MODEL, fields=[front, back], tags=tags)
+        for seen, new_id in ((seen_notes, note.note_id), *((seen_cards, c) for c in note.card_ids())):
+            if new_id in seen:
+                raise ValueError(f"anki id clash between '{seen[new_id]}' and '{task.id}'; change GUID_NAMESPACE")
+            seen[new_id] = task.id
         deck.add_note(note)
     return deck
 

@@ -94,11 +94,62 @@ rounds:
 
 <<待填写：整理笔记，用双方括号包住 id 链接到概念和题目；不需要就删掉这一行>>
 """,
+    "coding": """---
+title: <<待填写：手撕 X，如 手撕 RMSNorm>>
+en: <<待填写：英文名，如 RMSNorm>>
+kind: <<待填写：分组，可选 {coding_kinds}>>
+aliases: [<<待填写：读者会搜的词——中文名、英文名、LeetCode 题号>>]
+concepts: []
+difficulty: <<待填写：{difficulties}>>
+summary: <<待填写：一句话说清考点和难点>>
+signature: "<<待填写：要写的函数签名，如 rms_norm(x, weight, eps=1e-6) -> np.ndarray>>"
+---
+
+## 题目
+
+<<待填写：面试官怎么出这道题：给什么、返回什么、形状和约束>>
+
+## 参考解
+
+```python
+<<待填写：参考解，只用 NumPy 和标准库>>
+```
+
+## 检验
+
+```python
+<<待填写：对照一个独立的参考（朴素实现、闭式解或已知结果）检验参考解，覆盖下面的边界情况，用 assert>>
+```
+
+## 复杂度
+
+<<待填写：时间和空间复杂度，写明变量>>
+
+## 边界情况
+
+- <<待填写：必须处理的输入，以及参考解怎么处理>>
+
+## 常见 bug
+
+- <<待填写：面试官盯着的一个 bug，为什么错；下面的 diff 把它植入参考解，检验必须能发现>>
+  ```diff
+  -<<待填写：参考解里的原行，照抄>>
+  +<<待填写：带 bug 的写法>>
+  ```
+
+## 追问
+
+- <<待填写：面试官接着会问什么，简短回答>>
+
+## PyTorch 写法
+
+<<待填写：面试时对应的 torch 调用；不是张量题就删掉这一节>>
+""",
 }
 """What `make new-…` writes: every field and section, each value a `<<待填写：…>>` placeholder that
 `make check` rejects (naming file, line and field) until the author replaces it."""
 
-FOLDERS = {"concept": "concepts", "question": "questions", "report": "reports"}
+FOLDERS = {"concept": "concepts", "question": "questions", "report": "reports", "coding": "coding"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("id", nargs="?", default="")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: current directory)")
     args = parser.parse_args(argv)
+    args.root = args.root.resolve()  # node resolves KaTeX by this path; a relative one would be a module name
     if args.command == "check":
         return check(args.root)
     if args.command == "find":
@@ -189,7 +241,7 @@ def scaffold(root: Path, kind: str, entity_id: str) -> int:
     for folder in FOLDERS.values():
         clash = content / folder / f"{entity_id}.md"
         if clash.exists():
-            print(f"{clash.relative_to(root)} already exists; ids are shared by concepts, questions and reports", file=sys.stderr)
+            print(f"{clash.relative_to(root)} already exists; ids are shared by concepts, questions, reports and coding tasks", file=sys.stderr)
             return 1
     loaded = load_content(content, root)
     taxonomy = next((read_taxonomy(d, []) for d in loaded.documents if d.kind == "taxonomy"), None)
@@ -204,6 +256,7 @@ def scaffold(root: Path, kind: str, entity_id: str) -> int:
         topics=" / ".join(t.id for t in taxonomy.topics),
         companies=" / ".join(c.id for c in taxonomy.companies),
         difficulties=" / ".join(d.id for d in taxonomy.difficulties),
+        coding_kinds=" / ".join(k.id for k in taxonomy.coding_kinds),
     )
     target = content / FOLDERS[kind] / f"{entity_id}.md"
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -57,7 +57,7 @@ def formulas_in(text: str, path: str, first_line: int) -> list[Formula]:
 
 def corpus_formulas(corpus: Corpus) -> list[Formula]:
     found: list[Formula] = []
-    for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values()):
+    for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values(), *corpus.coding.values()):
         found += formulas_in(entity.body, entity.loc.path, entity.body_line)
         # One-line fields are shown on other pages too (a concept's summary under a question).
         for field in ("title", "text", "summary", "brief"):

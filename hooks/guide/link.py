@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from .errors import Problem, nearest_ids
-from .model import Concept, Corpus, EntityId, Question, Report, SrcUri
+from .model import CodingTask, Concept, Corpus, EntityId, Question, Report, SrcUri
 from .text import guard_math, headings, line_at, mask
 from .urls import entity_src, heading_anchor, md_link
 
@@ -23,6 +23,7 @@ GENERATED_SECTIONS: dict[str, dict[str, str]] = {
     "concept": {"links": "知识关联", "asked": "面试中被问到", "references": "参考文献"},
     "question": {"answer": "参考答案", "concepts": "相关知识点", "asked": "出现在这些面经"},
     "report": {"rounds": "面试轮次", "notes": "整理笔记"},
+    "coding": {"solution": "参考解", "concepts": "考查的概念", "asked": "出现在这些面经"},
 }
 """Headings the templates add to each page type; linkable as `[[id#anchor]]`."""
 
@@ -62,6 +63,10 @@ class Links:
     duplicates: dict[EntityId, list[EntityId]] = field(default_factory=dict)
     learning_order: dict[str, list[EntityId]] = field(default_factory=dict)
     """Each topic's concepts, prerequisites first."""
+    coding_of: dict[EntityId, list[EntityId]] = field(default_factory=dict)
+    """Coding tasks that exercise each concept."""
+    coding_asked_in: dict[EntityId, list[EntityId]] = field(default_factory=dict)
+    """Reports (duplicates included) whose rounds ask for each coding task."""
 
 
 def original(report: Report) -> EntityId:
@@ -74,7 +79,7 @@ def link(corpus: Corpus) -> tuple[Links, list[Problem]]:
     table = build_table(corpus)
     problems: list[Problem] = []
     links = Links(table=table, bodies={})
-    for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values()):
+    for entity in entities(corpus):
         text, targets, found = resolve(entity.body, entity.loc.path, entity.body_line, table)
         links.bodies[entity.id] = guard_math(text)
         links.mentions[entity.id] = {EntityId(t) for t in targets if t != entity.id}
@@ -83,10 +88,18 @@ def link(corpus: Corpus) -> tuple[Links, list[Problem]]:
     return links, problems
 
 
+def entities(corpus: Corpus) -> list[Concept | Question | Report | CodingTask]:
+    """Every entity with a page and a body, by kind then file name."""
+    return [*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values(), *corpus.coding.values()]
+
+
+KIND_NAMES = {Concept: "concept", Question: "question", Report: "report", CodingTask: "coding"}
+
+
 def build_table(corpus: Corpus) -> dict[str, Target]:
     table: dict[str, Target] = {}
-    for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values()):
-        kind = "concept" if isinstance(entity, Concept) else "question" if isinstance(entity, Question) else "report"
+    for entity in entities(corpus):
+        kind = KIND_NAMES[type(entity)]
         anchors = {h.anchor for h in headings(entity.body)}
         anchors.update(heading_anchor(title) for title in GENERATED_SECTIONS[kind].values())
         table[entity.id] = Target(entity_src(entity), entity.label, frozenset(anchors))
@@ -172,6 +185,19 @@ def derive(corpus: Corpus, links: Links) -> None:
                     reached[concept_id][group] = None
     links.asked_in = asked_in
     links.reports_of = {c: list(groups) for c, groups in reached.items()}
+    coding_of: dict[EntityId, list[EntityId]] = {c: [] for c in concept_ids}
+    for task in corpus.coding.values():
+        for concept_id in task.concepts:
+            if concept_id in coding_of:
+                coding_of[concept_id].append(task.id)
+    links.coding_of = coding_of
+    coding_asked_in: dict[EntityId, list[EntityId]] = {t: [] for t in corpus.coding}
+    for report in corpus.reports.values():
+        for round_ in report.rounds:
+            for task_id in round_.coding:
+                if task_id in coding_asked_in and report.id not in coding_asked_in[task_id]:
+                    coding_asked_in[task_id].append(report.id)
+    links.coding_asked_in = coding_asked_in
     links.duplicates = dict(duplicates)
 
     mentioned_by: dict[EntityId, list[EntityId]] = defaultdict(list)

@@ -17,7 +17,7 @@ from .errors import Problem
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)^---[ \t]*$\n?", re.S | re.M)
 
-KINDS = ("concepts", "questions", "reports")
+KINDS = ("concepts", "questions", "reports", "coding")
 """Sub-folders of `content/` that hold one entity per Markdown file."""
 
 TAXONOMY = "taxonomy.yml"

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import NewType
 
 EntityId = NewType("EntityId", str)
-"""A concept, question or report id: kebab-case, stable, used in URLs and `[[links]]`."""
+"""A concept, question, report or coding-task id: kebab-case, stable, used in URLs and `[[links]]`."""
 
 SrcUri = NewType("SrcUri", str)
 """Where a page pretends to live inside `docs/`, e.g. `concepts/ppo-clip.md`."""
@@ -55,6 +55,15 @@ class Company:
 
 
 @dataclass(frozen=True)
+class CodingKind:
+    """A group of coding tasks on /coding/ (注意力与位置编码, 算法题 …), in taxonomy order."""
+
+    id: str
+    title: str
+    order: int
+
+
+@dataclass(frozen=True)
 class Difficulty:
     id: str
     title: str
@@ -66,6 +75,11 @@ class Taxonomy:
     topics: tuple[Topic, ...]
     companies: tuple[Company, ...]
     difficulties: tuple[Difficulty, ...]
+    coding_kinds: tuple[CodingKind, ...] = ()
+
+    @cached_property
+    def coding_kind(self) -> dict[str, CodingKind]:
+        return {k.id: k for k in self.coding_kinds}
 
     @cached_property
     def topic(self) -> dict[str, Topic]:
@@ -162,7 +176,9 @@ class Round:
     topics: tuple[EntityId, ...] = ()
     """Concepts this round probed without a specific bank question."""
     other: tuple[str, ...] = ()
-    """Things asked that the guide does not cover (coding puzzles, backend basics), kept as text."""
+    """Things asked that the guide does not cover (backend basics, project details), kept as text."""
+    coding: tuple[EntityId, ...] = ()
+    """Coding tasks (手撕) this round asked the candidate to write."""
 
 
 REPORT_KINDS = ("interview", "question-list", "experience")
@@ -192,6 +208,62 @@ class Report:
 
 
 @dataclass(frozen=True)
+class Code:
+    """A fenced block of a coding task, with the file line of its first line of code."""
+
+    line: int
+    code: str
+
+
+@dataclass(frozen=True)
+class Bug:
+    """A bug interviewers watch for, planted by a diff into the reference solution: the checks
+    must catch it, or they do not check what the page says."""
+
+    line: int
+    """Line of the diff's first line in the file."""
+    removed: tuple[str, ...]
+    """Lines of the solution the bug replaces (exactly as in the solution)."""
+    added: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CodingTask:
+    id: EntityId
+    title: str
+    en: str
+    kind: str
+    """A coding kind from the taxonomy: how /coding/ groups tasks."""
+    difficulty: str
+    summary: str
+    signature: str
+    """The function (or class) the candidate writes, shown with the task."""
+    body: str
+    loc: Location
+    body_line: int
+    solution: Code
+    checks: Code
+    """Runs after the solution: compares it with an independent reference on the edge cases."""
+    bugs: tuple[Bug, ...] = ()
+    aliases: tuple[str, ...] = ()
+    concepts: tuple[EntityId, ...] = ()
+    """Concepts the task exercises; the first is the main one (its topic is the task's topic)."""
+    references: tuple[Reference, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.title
+
+    def bugged_solution(self, bug: Bug) -> str:
+        """The solution with `bug` planted (validate made sure its lines occur exactly once)."""
+        lines = self.solution.code.rstrip("\n").split("\n")
+        for start in range(len(lines) - len(bug.removed) + 1):
+            if tuple(lines[start : start + len(bug.removed)]) == bug.removed:
+                return "\n".join([*lines[:start], *bug.added, *lines[start + len(bug.removed) :]]) + "\n"
+        return self.solution.code
+
+
+@dataclass(frozen=True)
 class Corpus:
     """Everything in `content/`, validated; dict order is file-name order."""
 
@@ -199,3 +271,4 @@ class Corpus:
     concepts: dict[EntityId, Concept] = field(default_factory=dict)
     questions: dict[EntityId, Question] = field(default_factory=dict)
     reports: dict[EntityId, Report] = field(default_factory=dict)
+    coding: dict[EntityId, CodingTask] = field(default_factory=dict)

@@ -17,7 +17,7 @@ from .load import load_content, read_text
 from .model import Corpus, SrcUri
 from .render import render
 from .snippets import Snippet, SnippetCheck, snippets_in, without_asserts
-from .validate import validate
+from .validate import PLACEHOLDER, validate
 
 
 @dataclass
@@ -61,7 +61,7 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
                      cache=root / ".cache" / "katex.json")
     snippets = corpus_snippets(corpus)
     problems += [Problem(s.path, s.line, s.label, "a snippet must check what it claims with at least one assert")
-                 for s in snippets if without_asserts(s)]
+                 for s in snippets if len(s.segments) == 1 and without_asserts(s)]  # a task's checks: validate
     code = SnippetCheck(snippets, cache=root / ".cache" / "snippets.json") if run_snippets else None
     lap("validate")
     links, link_problems = link(corpus)
@@ -87,10 +87,19 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
 
 
 def corpus_snippets(corpus: Corpus) -> list[Snippet]:
-    """Every runnable snippet of the guide, in file order."""
+    """Every runnable snippet of the guide, in file order: the notes' ```python blocks, and each coding
+    task's solution with its checks, then the solution with each planted bug (which must fail)."""
     found: list[Snippet] = []
     for entity in (*corpus.concepts.values(), *corpus.questions.values(), *corpus.reports.values()):
-        found += snippets_in(entity.body, entity.loc.path, entity.body_line)
+        found += [s for s in snippets_in(entity.body, entity.loc.path, entity.body_line) if not PLACEHOLDER.search(s.segments[0][1])]
+    for task in corpus.coding.values():
+        if not (task.solution.code and task.checks.code) or PLACEHOLDER.search(task.solution.code + task.checks.code):
+            continue  # validation already named the missing block or the scaffold's placeholder
+        checks = (task.checks.line, task.checks.code)
+        found.append(Snippet(task.loc.path, ((task.solution.line, task.solution.code), checks), "solution"))
+        for n, bug in enumerate(task.bugs, 1):
+            found.append(Snippet(task.loc.path, ((task.solution.line, task.bugged_solution(bug)), checks), f"planted bug {n}",
+                                 expect_failure=True, at=bug.line))
     return found
 
 

@@ -20,8 +20,8 @@ from pypinyin import Style, lazy_pinyin
 from .conceptmap import topic_map
 from .link import GENERATED_SECTIONS, Links, company_counts, original
 from .errors import Problem
-from .model import Company, Concept, Corpus, EntityId, Question, Report, SrcUri
-from .text import bullets_and_formulas, section
+from .model import CodingTask, Company, Concept, Corpus, EntityId, Question, Report, SrcUri
+from .text import bullets_and_formulas, headings, section
 from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src, url_of
 
 
@@ -169,6 +169,46 @@ class View:
         questions.sort(key=lambda q: (-self.asked_count(q.id), rank.get(q.difficulty, 0), q.id))
         return questions[:CHEATSHEET_QUESTIONS]
 
+    # coding tasks
+
+    def coding_topic(self, task: CodingTask) -> str | None:
+        """A coding task belongs to the topic of its main (first) concept; None without concepts."""
+        return self.corpus.concepts[task.concepts[0]].topic if task.concepts else None
+
+    def coding_asked_count(self, task_id: str) -> int:
+        """Distinct reports (duplicates fold into their original) that asked for a coding task."""
+        return len({original(self.corpus.reports[r]) for r in self.links.coding_asked_in.get(task_id, ())})
+
+    def coding_reports(self, task_id: str) -> list[Report]:
+        return [self.corpus.reports[r] for r in self.links.coding_asked_in.get(task_id, ())]
+
+    def coding_groups(self) -> list[tuple[Any, list[CodingTask]]]:
+        """/coding/: tasks by kind (taxonomy order), most asked first, then easier, then by id."""
+        rank = {d.id: d.rank for d in self.taxonomy.difficulties}
+        groups: dict[str, list[CodingTask]] = defaultdict(list)
+        for task in self.corpus.coding.values():
+            groups[task.kind].append(task)
+        return [(kind, sorted(groups[kind.id], key=lambda t: (-self.coding_asked_count(t.id), rank.get(t.difficulty, 0), t.id)))
+                for kind in self.taxonomy.coding_kinds if groups.get(kind.id)]
+
+    def coding_in_topic(self, topic_id: str) -> list[CodingTask]:
+        return [t for t in self.corpus.coding.values() if self.coding_topic(t) == topic_id]
+
+    def coding_ranking(self) -> list[tuple[CodingTask, int]]:
+        rows = [(t, self.coding_asked_count(t.id)) for t in self.corpus.coding.values()]
+        return sorted([r for r in rows if r[1]], key=lambda r: (-r[1], r[0].id))
+
+    def coding_sections(self, task: CodingTask) -> dict[str, str]:
+        """The task's sections (links resolved) by title, for the template to arrange and fold."""
+        body = self.links.bodies[task.id]
+        return {h.title: section(body, h.title) for h in headings(body) if h.level == 2}
+
+    def coding_aliases(self, task: CodingTask) -> list[str]:
+        """The task's aliases plus the phrases readers type for any coding task: 手撕 X, X 实现, X 代码."""
+        names = [task.title.removeprefix("手撕").strip(), task.en]
+        typed = [f"{prefix}{name}{suffix}" for name in names if name for prefix, suffix in (("手撕 ", ""), ("", " 实现"), ("", " 代码"))]
+        return list(dict.fromkeys([*task.aliases, *typed]))
+
     def practice_data(self) -> str:
         """Everything the drill page needs, as JSON for a <script type="application/json">."""
         questions = []
@@ -178,7 +218,14 @@ class View:
             questions.append({
                 "id": q.id, "text": q.text, "brief": q.brief, "url": url_of(entity_src(q)),
                 "topic": self.question_topic(q), "difficulty": q.difficulty, "companies": companies,
-                "asked": self.asked_count(q.id),
+                "asked": self.asked_count(q.id), "kind": "question",
+            })
+        for t in self.corpus.coding.values():
+            companies = sorted({r.company for r in self.coding_reports(t.id) if r.company})
+            questions.append({
+                "id": t.id, "text": f"手撕：{t.title.removeprefix('手撕').strip()}（{t.signature}）", "brief": t.summary,
+                "url": url_of(entity_src(t)), "topic": self.coding_topic(t) or "", "difficulty": t.difficulty,
+                "companies": companies, "asked": self.coding_asked_count(t.id), "kind": "coding",
             })
         data = {"questions": questions}  # topics, companies and difficulties are in the page's HTML
         # "</" cannot end the script element early once escaped.
@@ -207,6 +254,10 @@ class View:
             entries.extend(Keyword(alias, "", target, concept.title) for alias in concept.aliases)
         for question in self.corpus.questions.values():
             entries.append(Keyword(question.text, "", md_link(entity_src(question)), "题目"))
+        for task in self.corpus.coding.values():
+            target = md_link(entity_src(task))
+            entries.append(Keyword(task.title, "", target, "手撕"))
+            entries.extend(Keyword(word, "", target, task.title) for word in (task.en, *task.aliases) if word)
         for report in self.corpus.reports.values():
             entries.append(Keyword(report.title, "", md_link(entity_src(report)), "面经"))
         for topic in self.taxonomy.topics:
@@ -278,6 +329,9 @@ def render(corpus: Corpus, links: Links, templates: Path, root: Path | None = No
         put(entity_src(question), "question.md.j2", q=question, body=links.bodies[question.id])
     for report in corpus.reports.values():
         put(entity_src(report), "report.md.j2", r=report, body=links.bodies[report.id])
+    for task in corpus.coding.values():
+        put(entity_src(task), "coding.md.j2", t=task, s=view.coding_sections(task))
+    put(index_src("coding"), "coding_index.md.j2")
     for topic in corpus.taxonomy.topics:
         order = [corpus.concepts[c] for c in links.learning_order.get(topic.id, [])]
         put(topic_src(topic.id), "topic.md.j2", t=topic, concepts=order)

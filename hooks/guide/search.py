@@ -172,7 +172,7 @@ SNIPPET_CHARS = 3000
 """Text kept per page for snippets; a match further down falls back to the page's opening."""
 TOKEN_CAP = 3
 """Occurrences of one token kept per page: term frequency saturates in Pagefind's ranking anyway."""
-PRIMARY_KINDS = frozenset({"概念", "公司", "专题"})
+PRIMARY_KINDS = frozenset({"概念", "手撕", "公司", "专题"})
 TITLE_SPAN, HEAD = 48, 128
 """Word positions reserved at the start of every page's indexed text for its name: a region of HEAD
 positions holding the title's tokens (the first TITLE_SPAN positions) then the aliases' tokens.

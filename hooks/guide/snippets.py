@@ -48,10 +48,13 @@ class Snippet:
     """What the problem line calls it: 'snippet', 'planted bug 2' …"""
     expect_failure: bool = False
     """True for a planted bug: the program must fail, or its checks catch nothing."""
+    at: int | None = None
+    """The line a problem with the snippet as a whole is reported at (a planted bug's diff), if
+    not its first line."""
 
     @property
     def line(self) -> int:
-        return self.segments[0][0]
+        return self.at or self.segments[0][0]
 
     def program(self) -> str:
         """The code with each segment starting at its own line (blank lines in between)."""

@@ -13,12 +13,12 @@ import re
 
 from pymdownx.slugs import slugify as _slugify_factory
 
-from .model import Concept, Question, Report, SrcUri, Url
+from .model import CodingTask, Concept, Question, Report, SrcUri, Url
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 """Ids are kebab-case ASCII: they are file names and URL segments."""
 
-SECTIONS: dict[type, str] = {Concept: "concepts", Question: "questions", Report: "reports"}
+SECTIONS: dict[type, str] = {Concept: "concepts", Question: "questions", Report: "reports", CodingTask: "coding"}
 
 _heading_slug = _slugify_factory(case="lower")
 
@@ -27,7 +27,7 @@ def is_valid_id(value: str) -> bool:
     return bool(ID_PATTERN.match(value))
 
 
-def entity_src(entity: Concept | Question | Report) -> SrcUri:
+def entity_src(entity: Concept | Question | Report | CodingTask) -> SrcUri:
     return SrcUri(f"{SECTIONS[type(entity)]}/{entity.id}.md")
 
 
@@ -48,7 +48,7 @@ def pdf_url(topic_id: str) -> str:
     return f"pdf/{topic_id}.pdf"
 
 
-SECTION_INDEXES = frozenset({"concepts", "questions", "reports", "topics", "companies", "cheatsheets"})
+SECTION_INDEXES = frozenset({"concepts", "questions", "reports", "topics", "companies", "cheatsheets", "coding"})
 
 
 def index_src(section: str) -> SrcUri:

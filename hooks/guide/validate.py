@@ -16,6 +16,10 @@ from .errors import Problem, suggest
 from .load import Document, Loaded
 from .model import (
     REPORT_KINDS,
+    Bug,
+    Code,
+    CodingKind,
+    CodingTask,
     Company,
     Concept,
     Corpus,
@@ -43,6 +47,20 @@ CONCEPT_SECTIONS: tuple[tuple[str, bool], ...] = (
 )
 """The `##` sections of a concept note, in order, and whether each is required."""
 
+CODING_SECTIONS: tuple[tuple[str, bool], ...] = (
+    ("题目", True),
+    ("参考解", True),
+    ("检验", True),
+    ("复杂度", True),
+    ("边界情况", True),
+    ("常见 bug", True),
+    ("追问", True),
+    ("PyTorch 写法", False),
+)
+"""The `##` sections of a coding task, in order. Code may appear only as the one ```python block
+of 参考解 (the solution) and of 检验 (its checks, run after it), and as ```diff blocks in 常见 bug
+(each plants one bug, which the checks must catch): the guide never shows code no test runs."""
+
 CHEATSHEET_BULLETS = (3, 8)
 """How many bullets the 速查 section may hold: it feeds a two-page cheat sheet."""
 
@@ -65,6 +83,7 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
     concepts: dict[EntityId, Concept] = {}
     questions: dict[EntityId, Question] = {}
     reports: dict[EntityId, Report] = {}
+    coding: dict[EntityId, CodingTask] = {}
     owners: dict[str, Document] = {}
     for doc in loaded.documents:
         if doc.kind == "taxonomy" or not _check_id(doc, owners, problems):
@@ -73,14 +92,16 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
             concepts[EntityId(doc.stem)] = read_concept(doc, taxonomy, problems)
         elif doc.kind == "questions":
             questions[EntityId(doc.stem)] = read_question(doc, taxonomy, problems)
+        elif doc.kind == "coding":
+            coding[EntityId(doc.stem)] = read_coding(doc, taxonomy, problems)
         else:
             reports[EntityId(doc.stem)] = read_report(doc, taxonomy, problems)
 
-    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports)
+    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports, coding)
     docs = {d.stem: d for d in loaded.documents if d.kind != "taxonomy"}
     check_references(corpus, docs, problems, loaded.unreadable, taxonomy_docs[0] if taxonomy_docs else None)
     check_cycles(corpus, docs, problems)
-    for entity in (*concepts.values(), *questions.values(), *reports.values()):
+    for entity in (*concepts.values(), *questions.values(), *reports.values(), *coding.values()):
         check_body(entity, problems)
     return corpus, problems
 
@@ -267,8 +288,8 @@ def _check_id(doc: Document, owners: dict[str, Document], problems: list[Problem
 
 def read_taxonomy(doc: Document, problems: list[Problem]) -> Taxonomy:
     root = Fields(doc, problems)
-    root.check_keys(["topics", "companies", "difficulties"])
-    topics, companies, difficulties = [], [], []
+    root.check_keys(["topics", "companies", "difficulties", "coding_kinds"])
+    topics, companies, difficulties, coding_kinds = [], [], [], []
     for order, f in enumerate(root.records("topics", required=True)):
         f.check_keys(["id", "title", "en", "summary", "sheet"])
         topics.append(Topic(_taxonomy_id(f), f.text("title"), f.text("en"), f.text("summary", False), order, f.location(),
@@ -279,13 +300,16 @@ def read_taxonomy(doc: Document, problems: list[Problem]) -> Taxonomy:
     for rank, f in enumerate(root.records("difficulties", required=True)):
         f.check_keys(["id", "title"])
         difficulties.append(Difficulty(_taxonomy_id(f), f.text("title"), rank))
-    for name, items in (("topics", topics), ("companies", companies), ("difficulties", difficulties)):
+    for order, f in enumerate(root.records("coding_kinds")):
+        f.check_keys(["id", "title"])
+        coding_kinds.append(CodingKind(_taxonomy_id(f), f.text("title"), order))
+    for name, items in (("topics", topics), ("companies", companies), ("difficulties", difficulties), ("coding_kinds", coding_kinds)):
         seen: set[str] = set()
         for index, item in enumerate(items):
             if item.id in seen:
                 problems.append(Problem(doc.path, doc.line(name, index), f"{name}.id", f"duplicate id '{item.id}'"))
             seen.add(item.id)
-    return Taxonomy(tuple(topics), tuple(companies), tuple(difficulties))
+    return Taxonomy(tuple(topics), tuple(companies), tuple(difficulties), tuple(coding_kinds))
 
 
 def _valid_date(text: str) -> bool:
@@ -319,15 +343,14 @@ def _vocabulary(taxonomy: Taxonomy | None, name: str) -> list[str] | None:
 CONCEPT_KEYS = ("title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary", "references")
 QUESTION_KEYS = ("text", "brief", "primary", "related", "difficulty")
 REPORT_KEYS = ("title", "kind", "company", "team", "role", "date", "source", "duplicate_of", "summary", "rounds")
-ROUND_KEYS = ("name", "questions", "topics", "other")
+ROUND_KEYS = ("name", "questions", "topics", "coding", "other")
+CODING_KEYS = ("title", "en", "kind", "aliases", "concepts", "difficulty", "summary", "signature", "references")
 REFERENCE_KEYS = ("title", "year", "arxiv", "url")
 _HINTS = {"id": "(the id is the file name)",
           "concepts": "(write the concept the question tests as primary: <id> and the others it draws on as related: [ids])", "asked_in": "(derived from the reports' rounds; list the question there)", "answer": "(the answer is the Markdown body below the front matter)"}
 
 
-def read_concept(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> Concept:
-    f = Fields(doc, problems)
-    f.check_keys(CONCEPT_KEYS, _HINTS)
+def read_references(f: Fields) -> tuple[Reference, ...]:
     references = []
     for r in f.records("references"):
         r.check_keys(REFERENCE_KEYS)
@@ -337,6 +360,13 @@ def read_concept(doc: Document, taxonomy: Taxonomy | None, problems: list[Proble
         if ref.arxiv and not re.match(r"^\d{4}\.\d{4,5}(v\d+)?$", ref.arxiv):
             r.fail("arxiv", f"expected an arXiv id such as '1707.06347' (quote it), got '{ref.arxiv}'")
         references.append(ref)
+    return tuple(references)
+
+
+def read_concept(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> Concept:
+    f = Fields(doc, problems)
+    f.check_keys(CONCEPT_KEYS, _HINTS)
+    references = read_references(f)
     return Concept(
         id=EntityId(doc.stem),
         title=f.text("title"),
@@ -351,7 +381,7 @@ def read_concept(doc: Document, taxonomy: Taxonomy | None, problems: list[Proble
         tags=f.texts("tags"),
         prerequisites=f.ids("prerequisites"),
         related=f.ids("related"),
-        references=tuple(references),
+        references=references,
     )
 
 
@@ -380,7 +410,7 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
     rounds = []
     for r in f.records("rounds", required=not doc.data.get("duplicate_of")):
         r.check_keys(ROUND_KEYS)
-        rounds.append(Round(r.text("name"), r.location(), r.ids("questions"), r.ids("topics"), r.texts("other")))
+        rounds.append(Round(r.text("name"), r.location(), r.ids("questions"), r.ids("topics"), r.texts("other"), r.ids("coding")))
     company = f.choice("company", _vocabulary(taxonomy, "company"), "company", required=kind == "interview",
                        add="; to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en") or None
     team = f.text("team", False)
@@ -411,6 +441,112 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
     )
 
 
+_ANY_FENCE = re.compile(r"^([ \t]*)```([\w+-]*)[^\n]*\n(.*?)^\1```[ \t]*$", re.S | re.M)
+
+
+def read_coding(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> CodingTask:
+    """A coding task: its fields, and its solution, checks and planted bugs read from the body."""
+    f = Fields(doc, problems)
+    f.check_keys(CODING_KEYS, _HINTS)
+    kinds = None if taxonomy is None else [k.id for k in taxonomy.coding_kinds]
+    kind = f.choice("kind", kinds, "coding kind", add="; coding kinds are listed under coding_kinds: in content/taxonomy.yml")
+    solution, checks, bugs = read_coding_body(doc.body, doc.path, doc.body_line, problems)
+    return CodingTask(
+        id=EntityId(doc.stem),
+        title=f.text("title"),
+        en=f.text("en"),
+        kind=kind,
+        difficulty=f.choice("difficulty", _vocabulary(taxonomy, "difficulty"), "difficulty"),
+        summary=f.text("summary"),
+        signature=f.text("signature"),
+        body=doc.body,
+        loc=Location(doc.path, doc.start_line),
+        body_line=doc.body_line,
+        solution=solution,
+        checks=checks,
+        bugs=bugs,
+        aliases=f.texts("aliases"),
+        concepts=f.ids("concepts"),
+        references=read_references(f),
+    )
+
+
+def read_coding_body(body: str, path: str, first: int, problems: list[Problem]) -> tuple[Code, Code, tuple[Bug, ...]]:
+    """Sections in order; code only where it is run (solution, checks) or planted (bugs)."""
+    problems.extend(sections_in_order(body, path, first, CODING_SECTIONS))
+    sections = [h for h in headings(body) if h.level == 2]
+    lines = body.split("\n")
+    blocks: dict[str, list[tuple[int, str, str]]] = {}
+    for index, h in enumerate(sections):
+        end = sections[index + 1].line if index + 1 < len(sections) else len(lines)
+        start_offset = sum(len(x) + 1 for x in lines[: h.line + 1])
+        end_offset = sum(len(x) + 1 for x in lines[:end])
+        chunk = body[start_offset:end_offset]
+        found = []
+        for m in _ANY_FENCE.finditer(chunk):
+            line = first + h.line + 1 + chunk.count("\n", 0, m.start(3))
+            code = "\n".join(x[len(m.group(1)):] if x.startswith(m.group(1)) else x.lstrip() for x in m.group(3).split("\n"))
+            found.append((line, m.group(2), code))
+        blocks[h.title] = found
+    solution = checks = Code(first, "")
+    for name in ("参考解", "检验"):
+        found = blocks.get(name)
+        if found is None:
+            continue
+        if [lang for _, lang, _ in found] != ["python"]:
+            line = found[0][0] - 1 if found else first + next(h.line for h in sections if h.title == name)
+            problems.append(Problem(path, line, f"## {name}", f"needs exactly one ```python block, found {len(found)} code block(s)"
+                                    + (f" ({', '.join(lang or 'no language' for _, lang, _ in found)})" if found else "")))
+            continue
+        code = Code(found[0][0], found[0][2])
+        if name == "参考解":
+            solution = code
+        else:
+            checks = code
+            if not _has_assert(code.code):
+                problems.append(Problem(path, code.line - 1, "## 检验", "the checks must assert what they check (at least one assert)"))
+    bugs = []
+    for line, lang, code in blocks.get("常见 bug", []):
+        if lang != "diff":
+            problems.append(Problem(path, line - 1, "## 常见 bug", f"holds only ```diff blocks (one planted bug each), found ```{lang or ''}"))
+            continue
+        removed = tuple(x[1:] for x in code.rstrip("\n").split("\n") if x.startswith("-"))
+        added = tuple(x[1:] for x in code.rstrip("\n").split("\n") if x.startswith("+"))
+        if not removed:
+            problems.append(Problem(path, line, "## 常见 bug", "a bug's diff needs '-' lines: the solution lines it replaces"))
+            continue
+        if PLACEHOLDER.search(code) or PLACEHOLDER.search(solution.code):
+            continue  # reported as the scaffold's placeholder
+        found_at = _occurrences(solution.code, removed) if solution.code else 1
+        if found_at != 1:
+            problems.append(Problem(path, line, "## 常见 bug",
+                                    f"the '-' lines must appear exactly once in the 参考解 block, as written (indentation too); found {found_at}"))
+            continue
+        bugs.append(Bug(line, removed, added))
+    if "常见 bug" in blocks and not blocks["常见 bug"]:
+        problems.append(Problem(path, first + next(h.line for h in sections if h.title == "常见 bug"), "## 常见 bug",
+                                "plant each bug interviewers watch for as a ```diff block under its bullet (at least one)"))
+    for name, found in blocks.items():
+        if name not in ("参考解", "检验", "常见 bug") and found:
+            problems.append(Problem(path, found[0][0] - 1, f"## {name}",
+                                    "no code blocks here: code appears only in 参考解, 检验 and 常见 bug, where it is run"))
+    return solution, checks, tuple(bugs)
+
+
+def _has_assert(code: str) -> bool:
+    import ast
+
+    try:
+        return any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(code)))
+    except SyntaxError:
+        return True  # running it reports the syntax error at its line
+
+
+def _occurrences(code: str, removed: tuple[str, ...]) -> int:
+    lines = code.rstrip("\n").split("\n")
+    return sum(1 for i in range(len(lines) - len(removed) + 1) if tuple(lines[i : i + len(removed)]) == removed)
+
+
 # --- references between files ------------------------------------------------
 
 
@@ -418,8 +554,8 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
                      taxonomy_doc: Document | None = None) -> None:
     """Every referenced id exists (files that failed to load are not blamed twice)."""
 
-    kinds = {"concept": corpus.concepts, "question": corpus.questions, "report": corpus.reports}
-    homes = {"concept": "topics", "question": "questions"}  # where a round lists each kind of id
+    kinds = {"concept": corpus.concepts, "question": corpus.questions, "report": corpus.reports, "coding task": corpus.coding}
+    homes = {"concept": "topics", "question": "questions", "coding task": "coding"}  # where a round lists each kind of id
 
     def expect(doc: Document, path: tuple[Any, ...], label: str, ids: Iterable[str], pool: dict, what: str, owner: str = "") -> None:
         for index, target in enumerate(ids):
@@ -471,6 +607,9 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
         for index, round_ in enumerate(report.rounds):
             expect(doc, ("rounds", index, "questions"), "rounds.questions", round_.questions, corpus.questions, "question")
             expect(doc, ("rounds", index, "topics"), "rounds.topics", round_.topics, corpus.concepts, "concept")
+            expect(doc, ("rounds", index, "coding"), "rounds.coding", round_.coding, corpus.coding, "coding task")
+    for task in corpus.coding.values():
+        expect(docs[task.id], ("concepts",), "concepts", task.concepts, corpus.concepts, "concept")
 
 
 def check_cycles(corpus: Corpus, docs: dict[str, Document], problems: list[Problem]) -> None:
@@ -530,10 +669,10 @@ def body_placeholders(body: str, path: str, first: int) -> list[Problem]:
     return found
 
 
-def concept_sections(body: str, path: str, first: int) -> list[Problem]:
+def sections_in_order(body: str, path: str, first: int, known: tuple[tuple[str, bool], ...]) -> list[Problem]:
     """The `##` sections must be the known ones, in order, with the required ones present."""
     found: list[Problem] = []
-    names = [name for name, _ in CONCEPT_SECTIONS]
+    names = [name for name, _ in known]
     seen: list[str] = []
     sections = [h for h in headings(body) if h.level == 2]
     for h in sections:
@@ -546,9 +685,16 @@ def concept_sections(body: str, path: str, first: int) -> list[Problem]:
             found.append(Problem(path, line, "sections", f"section '## {h.title}' must come before '## {seen[-1]}'"))
         else:
             seen.append(h.title)
-    for name, required in CONCEPT_SECTIONS:
+    for name, required in known:
         if required and name not in seen:
             found.append(Problem(path, first, "sections", f"missing section '## {name}'"))
+    return found
+
+
+def concept_sections(body: str, path: str, first: int) -> list[Problem]:
+    """The concept sections in order, and a 速查 short enough for a two-page cheat sheet."""
+    found = sections_in_order(body, path, first, CONCEPT_SECTIONS)
+    sections = [h for h in headings(body) if h.level == 2]
     cheat = [h for h in sections if h.title == "速查"]
     if cheat:
         start = cheat[0].line

@@ -77,9 +77,10 @@
       var topic = form.elements.topic.value;
       var company = form.elements.company.value;
       var difficulty = form.elements.difficulty.value;
+      var kind = form.elements.kind ? form.elements.kind.value : "";
       return data.questions.filter(function (q) {
         return (!topic || q.topic === topic) && (!company || q.companies.indexOf(company) >= 0) &&
-          (!difficulty || q.difficulty === difficulty);
+          (!difficulty || q.difficulty === difficulty) && (!kind || q.kind === kind);
       });
     }
 
