@@ -146,3 +146,32 @@ def test_pages_fold_the_solution_link_back_and_count_what_was_asked(tmp_path):
     assert "**手撕练习**：[手撕 clip](/coding/clip-task.md)" in built.pages["concepts/alpha.md"]
     assert "- 手撕：[手撕 clip](/coding/clip-task.md)" in built.pages["reports/r-three.md"]
     assert "| 1 | [手撕 clip](/coding/clip-task.md) | 1 |" in built.pages["stats.md"]
+
+
+NAMED = {  # the tasks the issue names: the reports' six, and the kernels and losses interviews ask for
+    "stock-ii", "edit-distance", "linked-list-intersection", "deep-merge-json", "pizza-cuts", "lru-cache",
+    "mha-masks", "gqa-mqa", "rotary-embedding", "rmsnorm-layernorm", "softmax-cross-entropy", "kv-cache-decode",
+    "sampling-top-k-top-p", "beam-search", "ppo-loss", "gae-compute", "grpo-loss", "dpo-loss", "bt-reward-loss",
+    "lora-linear", "moe-router", "adamw-step", "bpe-train", "infonce", "online-softmax",
+}
+
+
+def test_the_guide_has_forty_tasks_including_every_named_one_each_with_planted_bugs():
+    built = build(ROOT, ROOT / "docs")  # runs every solution and every planted bug (cached)
+    coding = built.corpus.coding
+    assert len(coding) >= 40 and NAMED <= set(coding)
+    assert all(len(t.bugs) >= 2 for t in coding.values()), [t.id for t in coding.values() if len(t.bugs) < 2]
+    asked = {t for r in built.corpus.reports.values() for round_ in r.rounds for t in round_.coding}
+    assert {"stock-ii", "edit-distance", "linked-list-intersection", "deep-merge-json", "pizza-cuts", "lru-cache"} <= asked
+
+
+@pytest.mark.browser
+def test_the_solution_stays_folded_until_the_reader_opens_it(page, site_url):
+    page.goto(site_url + "coding/lru-cache/")
+    fold = page.locator("details.guide-answer").first
+    assert fold.locator("summary").inner_text() == "先自己写，再点开看参考解"
+    code = fold.locator("pre").first
+    assert not code.is_visible() and page.get_by_text("要写的函数").is_visible()
+    fold.locator("summary").click()
+    assert code.is_visible() and "class" in code.inner_text()
+    assert page.js_errors == [] and page.outside_requests == []

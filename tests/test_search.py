@@ -110,3 +110,14 @@ def test_search_loads_nothing_until_the_reader_opens_it(page, site_url):
     type_query(page, "ppo", "keys")
     assert [u for u in fetched if "/pagefind/" in u]
     assert page.outside_requests == []
+
+
+@pytest.mark.browser
+def test_every_coding_task_is_found_by_its_hand_coding_query(page, site_url, built_site):
+    tasks = sorted(p.parent.name for p in (built_site / "coding").glob("*/index.html"))
+    queries = [q for q in QUERIES if q["expect"].startswith("coding/")]
+    assert sorted(q["expect"].split("/")[1] for q in queries) == tasks  # one query per task, every task
+    page.goto(site_url)
+    misses = [f"{q['q']!r}: got {found}" for q in queries
+              if "/" + q["expect"] not in (found := type_query(page, q["q"], "ime")[:5])]
+    assert misses == []
