@@ -121,3 +121,15 @@ def test_every_coding_task_is_found_by_its_hand_coding_query(page, site_url, bui
     misses = [f"{q['q']!r}: got {found}" for q in queries
               if "/" + q["expect"] not in (found := type_query(page, q["q"], "ime")[:5])]
     assert misses == []
+
+
+@pytest.mark.browser
+def test_a_query_with_a_word_no_page_uses_still_finds_the_pages_with_the_others(page, site_url):
+    page.goto(site_url)
+    found = type_query(page, "熵坍塌 量子纠缠", "ime")
+    assert found[0] == "/concepts/entropy-collapse/"
+    assert page.inner_text(".md-search-result__meta") == "没有页面包含所有关键词；下面是部分匹配的页面"
+    full = type_query(page, "熵坍塌 GRPO", "ime")  # enough full matches: nothing partial is added
+    assert "部分匹配" not in page.inner_text(".md-search-result__meta") and full
+    single = type_query(page, "熵坍缩", "ime")  # a variant spelling: one of its two tokens matches
+    assert "/concepts/entropy-collapse/" in single[:3]

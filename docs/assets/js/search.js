@@ -197,6 +197,41 @@
       .concat(results.slice(CANDIDATES));
   }
 
+  // A reader's question often has one word no page uses ("长文本 瓶颈", "LoRA 全参 对比"): every
+  // page must match every word, so such a query found nothing.  When fewer than RELAX_BELOW pages
+  // match all of it, the query is also run without each one of its words (or, for a single word,
+  // without each one of its tokens), and those partial matches follow the full ones, title matches
+  // first.  Only the chunks of the words actually searched are fetched.
+  var RELAX_BELOW = 5;
+
+  function variants(query, tokens) {
+    var words = query.trim().split(/\s+/).filter(Boolean);
+    if (words.length > 1) {
+      return words.map(function (_, i) {
+        return queryTokens(words.filter(function (_, j) { return j !== i; }).join(" "));
+      });
+    }
+    if (tokens.length < 2) return [];
+    return tokens.map(function (_, i) { return tokens.filter(function (_, j) { return j !== i; }); });
+  }
+
+  function relaxed(pagefind, query, tokens, full) {
+    var seen = {};
+    full.forEach(function (r) { seen[r.id] = true; });
+    var searches = variants(query, tokens).filter(function (v) { return v.length; }).map(function (v) {
+      return pagefind.search(v.map(pagefindWord).join(" ")).then(function (found) { return [v, found.results]; });
+    });
+    return Promise.all(searches).then(function (all) {
+      var extra = [];
+      all.forEach(function (pair, order) {
+        ranked(pair[1], pair[0].length).forEach(function (r, rank) {
+          if (!seen[r.id]) { seen[r.id] = true; extra.push([group(r, pair[0].length), rank, order, r]); }
+        });
+      });
+      return extra.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; }).map(function (x) { return x[3]; });
+    });
+  }
+
   function render(ui, query, datas) {
     var terms = highlightTerms(query);
     ui.list.innerHTML = datas.map(function (d) { return resultHtml(d, terms, query); }).join("");
@@ -216,13 +251,18 @@
       return Promise.resolve();
     }
     return loadPagefind().then(function (pagefind) {
-      return pagefind.search(tokens.map(pagefindWord).join(" "));
+      return pagefind.search(tokens.map(pagefindWord).join(" ")).then(function (found) {
+        var full = ranked(found.results, tokens.length);
+        if (full.length >= RELAX_BELOW) return { full: full, partial: [] };
+        return relaxed(pagefind, query, tokens, full).then(function (partial) { return { full: full, partial: partial }; });
+      });
     }).then(function (found) {
       if (mine !== sequence) return;
-      var top = ranked(found.results, tokens.length).slice(0, MAX_RESULTS);
+      var top = found.full.concat(found.partial).slice(0, MAX_RESULTS);
       var datas = new Array(top.length);
       var shown = 0;
-      ui.meta.textContent = found.results.length ? "找到 " + found.results.length + " 个页面" : "没有找到结果：换个说法，或者查看关键词索引";
+      ui.meta.textContent = found.full.length ? "找到 " + found.full.length + " 个页面" + (found.partial.length ? "，另有部分匹配" : "")
+        : found.partial.length ? "没有页面包含所有关键词；下面是部分匹配的页面" : "没有找到结果：换个说法，或者查看关键词索引";
       if (!top.length) ui.list.innerHTML = "";
       return Promise.all(top.map(function (result, index) {
         return result.data().then(function (data) {
