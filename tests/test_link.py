@@ -110,3 +110,19 @@ def test_kaopin_counts_a_report_for_the_concept_a_question_tests_not_for_those_i
     assert "答案也用到本概念的题（考的是别的概念，不计入考频）：[问题？](/questions/q-one.md)" in beta
     question_page = built.pages["questions/q-one.md"]
     assert "考查 [阿尔法](/concepts/alpha.md) · 也涉及 [贝塔](/concepts/beta.md)" in question_page
+
+
+def test_follow_ups_show_what_comes_next_and_link_back(tmp_path):
+    files = valid_files()
+    files["questions/q-one.md"] = question(extra="follow_ups: [q-two, q-three]\n")
+    files["questions/q-two.md"] = question("beta", extra="follow_ups: [q-three]\n").replace("问题？", "接着问？")
+    files["questions/q-three.md"] = question("beta").replace("问题？", "再追问？")
+    write_corpus(tmp_path, files)
+    built = build(tmp_path, templates=TEMPLATES)
+    assert built.links.leads_from["q-three"] == ["q-one", "q-two"]
+    first = built.pages["questions/q-one.md"]
+    assert "## 面试官可能接着问" in first
+    assert "1. [接着问？](/questions/q-two.md)\n1. [再追问？](/questions/q-three.md)" in first
+    last = built.pages["questions/q-three.md"]
+    assert "这道题常是接着这些题问的：[问题？](/questions/q-one.md)、[接着问？](/questions/q-two.md)" in last
+    assert "## 面试官可能接着问" not in built.pages["questions/q-one.md"].split("## 面试官可能接着问")[1]  # once

@@ -105,6 +105,18 @@ CASES = {
         ["content/questions/q-one.md:4: concepts: unknown field (write the concept the question tests as primary: <id> and "
          "the others it draws on as related: [ids]); allowed: text, brief, primary, related, difficulty"],
     ),
+    "unknown follow-up": (
+        {"questions/q-one.md": question(extra="follow_ups: [q-on]\n"), "questions/q-two.md": question()},
+        ["content/questions/q-one.md:6: follow_ups: unknown question 'q-on' (did you mean 'q-one'?)"],
+    ),
+    "a concept as a follow-up": (
+        {"questions/q-one.md": question(extra="follow_ups: [alpha]\n")},
+        ["content/questions/q-one.md:6: follow_ups: 'alpha' is a concept, not a question"],
+    ),
+    "a question following itself": (
+        {"questions/q-one.md": question(extra="follow_ups: [q-one]\n")},
+        ["content/questions/q-one.md:6: follow_ups: 'q-one' refers to itself"],
+    ),
     "primary repeated under related": (
         {"questions/q-one.md": question(extra="related: [beta, alpha]\n")},
         ["content/questions/q-one.md:6: related: 'alpha' is the primary concept; list only the others under related"],

@@ -21,7 +21,7 @@ WIKILINK = re.compile(r"\[\[\s*([^\]\|#\n]*?)\s*(?:#\s*([^\]\|\n]*?)\s*)?(?:\|\s
 
 GENERATED_SECTIONS: dict[str, dict[str, str]] = {
     "concept": {"links": "知识关联", "asked": "面试中被问到", "references": "参考文献"},
-    "question": {"answer": "参考答案", "concepts": "相关知识点", "asked": "出现在这些面经"},
+    "question": {"answer": "参考答案", "follow_ups": "面试官可能接着问", "concepts": "相关知识点", "asked": "出现在这些面经"},
     "report": {"rounds": "面试轮次", "notes": "整理笔记"},
     "coding": {"solution": "参考解", "concepts": "考查的概念", "asked": "出现在这些面经"},
 }
@@ -63,6 +63,8 @@ class Links:
     duplicates: dict[EntityId, list[EntityId]] = field(default_factory=dict)
     learning_order: dict[str, list[EntityId]] = field(default_factory=dict)
     """Each topic's concepts, prerequisites first."""
+    leads_from: dict[EntityId, list[EntityId]] = field(default_factory=dict)
+    """Questions whose follow-ups include each question: where an interviewer comes from to ask it."""
     coding_of: dict[EntityId, list[EntityId]] = field(default_factory=dict)
     """Coding tasks that exercise each concept."""
     coding_asked_in: dict[EntityId, list[EntityId]] = field(default_factory=dict)
@@ -165,6 +167,12 @@ def derive(corpus: Corpus, links: Links) -> None:
                 drawn_on_by[concept_id].append(question.id)
     links.questions_of = questions_of
     links.drawn_on_by = drawn_on_by
+    leads_from: dict[EntityId, list[EntityId]] = {q: [] for q in corpus.questions}
+    for question in corpus.questions.values():
+        for nxt in question.follow_ups:
+            if nxt in leads_from and question.id not in leads_from[nxt]:
+                leads_from[nxt].append(question.id)
+    links.leads_from = leads_from
 
     asked_in: dict[EntityId, list[EntityId]] = {q: [] for q in corpus.questions}
     reached: dict[EntityId, dict[EntityId, None]] = {c: {} for c in concept_ids}

@@ -154,6 +154,8 @@ class Question:
     body_line: int
     related: tuple[EntityId, ...] = ()
     """Other concepts the answer draws on: linked and shown as related, never counted in 考频."""
+    follow_ups: tuple[EntityId, ...] = ()
+    """What an interviewer asks next after a good answer (question ids), in the order they would."""
 
     @property
     def label(self) -> str:

@@ -341,7 +341,7 @@ def _vocabulary(taxonomy: Taxonomy | None, name: str) -> list[str] | None:
     return None if taxonomy is None else list(getattr(taxonomy, name))
 
 CONCEPT_KEYS = ("title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary", "references")
-QUESTION_KEYS = ("text", "brief", "primary", "related", "difficulty")
+QUESTION_KEYS = ("text", "brief", "primary", "related", "difficulty", "follow_ups")
 REPORT_KEYS = ("title", "kind", "company", "team", "role", "date", "source", "duplicate_of", "summary", "rounds")
 ROUND_KEYS = ("name", "questions", "topics", "coding", "other")
 CODING_KEYS = ("title", "en", "kind", "aliases", "concepts", "difficulty", "summary", "signature", "references")
@@ -396,6 +396,7 @@ def read_question(doc: Document, taxonomy: Taxonomy | None, problems: list[Probl
         brief=f.text("brief"),
         primary=EntityId(f.text("primary", required="concepts" not in doc.data)),
         related=f.ids("related"),
+        follow_ups=f.ids("follow_ups"),
         difficulty=f.choice("difficulty", _vocabulary(taxonomy, "difficulty"), "difficulty"),
         body=doc.body,
         loc=Location(doc.path, doc.start_line),
@@ -592,6 +593,7 @@ def check_references(corpus: Corpus, docs: dict[str, Document], problems: list[P
             problems.append(Problem(doc.path, doc.line("related", question.related.index(question.primary)), "related",
                                     f"'{question.primary}' is the primary concept; list only the others under related"))
         expect(doc, ("related",), "related", question.related, corpus.concepts, "concept")
+        expect(doc, ("follow_ups",), "follow_ups", question.follow_ups, corpus.questions, "question", question.id)
     for report in corpus.reports.values():
         doc = docs[report.id]
         if report.duplicate_of:
