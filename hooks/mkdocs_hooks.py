@@ -15,6 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from guide import pipeline, printfonts, search, serving  # noqa: E402
+from guide.offline import OfflineError  # noqa: E402
 from guide.printing import PrintError  # noqa: E402
 from guide.publish import publish  # noqa: E402
 from guide.emit import code_buttons, emit, fix_theme_html, html_attribute  # noqa: E402
@@ -102,9 +103,9 @@ def on_post_build(config) -> None:
     start = time.perf_counter()
     try:
         for line in publish(_built, Path(config.site_dir), _root(config) / ".cache", config.site_url or "",
-                            print_pdfs=os.environ.get("GUIDE_PRINT") != "0"):
+                            print_pdfs=os.environ.get("GUIDE_PRINT") != "0", root=_root(config)):
             log.info(line)
-    except PrintError as err:
+    except (PrintError, OfflineError) as err:
         raise PluginError(str(err)) from None
     _built.timings["publish"] = time.perf_counter() - start
     # `make bench` reads the pipeline's own stage timings from here.

@@ -28,6 +28,7 @@ PAGES = {
     "concept": "concepts/ppo-clip/",
     "report": "reports/baidu-grpo/",
     "practice": "practice/",
+    "mock": "mock/",
 }
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}

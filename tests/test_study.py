@@ -1,8 +1,16 @@
-"""Study mode in a real browser: folded answers, the drill, progress that survives a reload."""
+"""Study mode in a real browser: folded answers, spaced review scheduled by ts-fsrs (checked against
+the Python fsrs package), progress that survives a reload and migrates from the old 会/不会 marks,
+the mock interview that follows up, and the whole guide offline."""
 from __future__ import annotations
 
+import datetime as dt
+import functools
+import http.server
 import json
+import shutil
+import threading
 
+import fsrs
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -17,99 +25,295 @@ def test_answers_are_folded_on_question_pages_and_in_the_bank(page, site_url):
     assert page.locator("details.guide-answer p").first.is_visible()
     page.goto(site_url + "questions/")
     briefs = page.locator("details.brief")
-    assert briefs.count() >= 150
+    assert briefs.count() >= 300
     assert page.locator("details.brief[open]").count() == 0
 
 
-def start(page, topic: str) -> None:
-    page.select_option("select[name=topic]", topic)
-    page.click("[data-action=start]")
+# --- FSRS: ts-fsrs in the browser against the Python fsrs package ----------------------------------
+
+DAY = 1440
+STEPS = [  # (minutes since the previous review, rating): a question learned, forgotten, relearned, mastered
+    (0, 3), (10, 3), (3 * DAY, 3), (9 * DAY, 2), (8 * DAY, 1), (10, 3), (5 * DAY, 3), (15 * DAY, 4), (80 * DAY, 3),
+    (280 * DAY, 1), (10, 3), (30 * DAY, 3),
+]
+LOG = [(sum(m for m, _ in STEPS[: i + 1]) / DAY, rating) for i, (_, rating) in enumerate(STEPS)]
+"""(days after the first review, rating). Day-scale reviews fall at whole days after the review
+before them: both implementations count elapsed whole days, and so agree exactly."""
 
 
-def current(page) -> str:
-    return page.get_attribute(".guide-practice__card", "data-question")
+START = dt.datetime(2026, 1, 1, 9, tzinfo=dt.timezone.utc).timestamp()
+
+
+def python_schedule(log):
+    scheduler = fsrs.Scheduler(enable_fuzzing=False)
+    card = fsrs.Card(due=dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc))
+    start = dt.datetime(2026, 1, 1, 9, tzinfo=dt.timezone.utc)
+    out = []
+    for days, rating in log:
+        now = start + dt.timedelta(days=days)
+        card, _ = scheduler.review_card(card, fsrs.Rating(rating), now)
+        out.append({"due": card.due.timestamp(), "stability": card.stability, "difficulty": card.difficulty})
+    return out
+
+
+def test_review_intervals_match_the_python_fsrs_package(page, site_url):
+    page.goto(site_url + "practice/")
+    page.wait_for_selector("#practice[data-ready=true]")
+    browser = page.evaluate("""(log) => {
+        const F = window.FSRS, f = F.fsrs(F.generatorParameters({enable_fuzz: false}));
+        const start = Date.UTC(2026, 0, 1, 9);
+        let card = F.createEmptyCard(new Date(Date.UTC(2026, 0, 1)));
+        return log.map(([days, rating]) => {
+            const now = new Date(start + days * 86400e3);
+            card = f.next(card, now, rating).card;
+            return {due: card.due.getTime() / 1000, stability: card.stability, difficulty: card.difficulty};
+        });
+    }""", LOG)
+    expected = python_schedule(LOG)
+    for step, (got, want) in enumerate(zip(browser, expected)):
+        assert got["stability"] == pytest.approx(want["stability"], rel=1e-6), step
+        assert got["difficulty"] == pytest.approx(want["difficulty"], rel=1e-6), step
+        # Intervals in days agree exactly; short-term learning steps within a minute (ts-fsrs
+        # rounds a "困难" learning step to whole minutes, the Python package does not).
+        assert abs(got["due"] - want["due"]) <= 60, (step, got, want)
+    # The log reaches long intervals (months), where a difference in the model would show.
+    assert max(e["due"] - (START + days * 86400) for e, (days, _) in zip(expected, LOG)) > 60 * 86400
 
 
 def stored(page) -> dict:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('guide-progress-v1') || '{}')").get("questions", {})
+    return page.evaluate("() => JSON.parse(localStorage.getItem('guide-progress-v2') || '{}')")
 
 
-def test_drill_reveal_mark_and_reload(page, site_url):
+def test_todays_review_grades_with_four_buttons_showing_the_next_interval(page, site_url):
     page.goto(site_url + "practice/")
-    total = page.evaluate("""() => JSON.parse(document.getElementById('practice-data').textContent)
-        .questions.filter(q => q.topic === 'rl-foundations').length""")
-    start(page, "rl-foundations")
-    assert page.inner_text(".guide-practice__count") == f"第 1 / {total} 题"
-    first = current(page)
-    assert page.locator(".guide-practice__answer").is_hidden()
+    page.wait_for_selector("#practice[data-ready=true]")
+    assert page.inner_text("[data-count=due]") == "0" and page.inner_text("[data-count=new]") == "10"
+    page.fill("input[name=new-per-day]", "3")
+    page.dispatch_event("input[name=new-per-day]", "change")
+    assert page.inner_text("[data-count=new]") == "3"
+    page.click("[data-action=review]")
+    assert page.inner_text(".guide-practice__count") == "第 1 / 3 题"
+    first = page.get_attribute(".guide-practice__card", "data-question")
+    first_page = page.get_attribute(".guide-practice__question a", "href")  # a question's page, or a coding task's
     page.click("[data-action=reveal]")
     page.wait_for_selector(".guide-practice__full")  # the full answer, fetched from the question page
-    assert page.locator(".guide-practice__answer").is_visible()
-    assert page.locator(".guide-practice__full .katex, .guide-practice__full p").count() > 0
-    page.click("[data-action=known]")
-    assert page.inner_text(".guide-practice__count") == f"第 2 / {total} 题" and current(page) != first
-    second = current(page)
+    labels = [page.inner_text(f"[data-rating='{r}']").split("\n") for r in (1, 2, 3, 4)]
+    assert [label[0] for label in labels] == ["重来", "困难", "良好", "简单"]
+    assert labels[0][1] == "1 分钟" and labels[3][1].endswith("天")  # a new card: relearn in a minute, or days away
+    page.click("[data-rating='3']")
     page.keyboard.press(" ")
-    page.keyboard.press("2")  # keyboard: reveal, then mark unknown
-    assert stored(page) == {first: {"status": "known", "at": stored(page)[first]["at"]},
-                            second: {"status": "unknown", "at": stored(page)[second]["at"]}}
-
+    page.keyboard.press("1")  # keyboard: reveal, then 重来
+    progress = stored(page)
+    assert progress["last"][first]["rating"] == 3 and progress["cards"][first]["reps"] == 1
+    assert sorted(r["rating"] for r in progress["last"].values()) == [1, 3]
+    assert sum(progress["newDays"].values()) == 2
     page.reload()
-    row = page.locator(".guide-practice__progress tr[data-topic=rl-foundations] td")
-    assert row.all_inner_texts() == ["强化学习基础", "1", "1", str(total - 2)]
-    page.goto(site_url + "questions/" + first + "/")
+    page.wait_for_selector("#practice[data-ready=true]")
+    assert page.inner_text("[data-count=new]") == "1"  # two of today's three new questions used
+    page.goto(first_page)
     assert page.inner_text(f".guide-mark[data-question='{first}']") == "✓ 会"
-    page.goto(site_url + "topics/rl-foundations/")
-    assert page.inner_text(".guide-progress") == f"练习进度：会 1 / 不会 1 / 共 {total}"
     assert page.outside_requests == [] and page.js_errors == []
 
 
-def test_retry_serves_only_unknown_questions(page, site_url):
+def test_old_marks_migrate_into_the_schedule_without_loss(page, site_url, tmp_path):
+    old = {"version": 1, "questions": {"ppo-why-min": {"status": "known", "at": "2026-11-20T10:00:00.000Z"},
+                                       "gae-lambda": {"status": "unknown", "at": "2026-11-30T10:00:00.000Z"}}}
+    page.goto(site_url)
+    page.evaluate("(old) => localStorage.setItem('guide-progress-v1', JSON.stringify(old))", old)
+    page.goto(site_url + "questions/gae-lambda/")
+    assert page.inner_text(".guide-mark[data-question='gae-lambda']") == "✗ 不会"  # marks read the migrated grades
     page.goto(site_url + "practice/")
-    start(page, "policy-optimization")
-    marked = {}
-    for n in range(6):
-        qid = current(page)
-        page.click("[data-action=reveal]")
-        verdict = "unknown" if n % 2 else "known"
-        page.click(f"[data-action={verdict}]")
-        marked[qid] = verdict
-    unknown = {q for q, v in marked.items() if v == "unknown"}
-    page.click("[data-action=retry]")
-    served = set()
-    while page.locator(".guide-practice__card").is_visible():
-        served.add(current(page))
-        page.click("[data-action=reveal]")
-        page.click("[data-action=unknown]")
-    assert served == unknown
-    assert "这一轮完成" in page.inner_text(".guide-practice__status")
+    page.wait_for_selector("#practice[data-ready=true]")
+    progress = stored(page)
+    assert progress["last"]["ppo-why-min"]["rating"] == 3 and progress["last"]["gae-lambda"]["rating"] == 1
+    # Each card was replayed from its one review, at the time the mark was given.
+    assert progress["cards"]["ppo-why-min"]["last_review"].startswith("2026-11-20T10:00")
+    assert progress["cards"]["gae-lambda"]["state"] in (1, 3)  # learning / relearning: due again soon
+    assert json.loads(page.evaluate("localStorage.getItem('guide-progress-v1')")) == old  # the old key is kept
+    # An exported file from before spaced review imports the same way.
+    page.evaluate("() => localStorage.clear()")
+    path = tmp_path / "old-progress.json"
+    path.write_text(json.dumps(old), encoding="utf-8")
+    page.reload()
+    page.wait_for_selector("#practice[data-ready=true]")
+    page.set_input_files("input[data-action=import]", str(path))
+    page.wait_for_function("() => document.querySelector('.guide-practice__status').textContent.includes('已导入 2 条')")
+    assert set(stored(page)["last"]) == {"ppo-why-min", "gae-lambda"}
 
 
 def test_progress_exports_and_imports(page, site_url, tmp_path):
     page.goto(site_url + "practice/")
-    start(page, "rlhf")
-    qid = current(page)
+    page.wait_for_selector("#practice[data-ready=true]")
+    page.select_option("select[name=topic]", "rlhf")
+    page.click("[data-action=start]")
+    qid = page.get_attribute(".guide-practice__card", "data-question")
     page.click("[data-action=reveal]")
-    page.click("[data-action=known]")
+    page.click("[data-rating='4']")
     with page.expect_download() as download:
         page.click("[data-action=export]")
     saved = tmp_path / "progress.json"
     download.value.save_as(saved)
-    assert json.loads(saved.read_text())["questions"][qid]["status"] == "known"
-
+    exported = json.loads(saved.read_text())
+    assert exported["version"] == 2 and exported["last"][qid]["rating"] == 4 and exported["cards"][qid]["reps"] == 1
     page.evaluate("() => localStorage.clear()")
     page.reload()
-    assert stored(page) == {}
+    page.wait_for_selector("#practice[data-ready=true]")
     page.set_input_files("input[data-action=import]", str(saved))
     page.wait_for_function("() => document.querySelector('.guide-practice__status').textContent.includes('已导入')")
-    assert stored(page)[qid]["status"] == "known"
+    assert stored(page)["cards"][qid] == exported["cards"][qid]
     assert page.locator(".guide-practice__progress tr[data-topic=rlhf] td").nth(1).inner_text() == "1"
+
+
+def test_retry_serves_only_what_went_badly(page, site_url):
+    page.goto(site_url + "practice/")
+    page.wait_for_selector("#practice[data-ready=true]")
+    page.select_option("select[name=topic]", "policy-optimization")
+    page.click("[data-action=start]")
+    graded = {}
+    for n in range(6):
+        qid = page.get_attribute(".guide-practice__card", "data-question")
+        page.click("[data-action=reveal]")
+        rating = 1 if n % 2 else 4
+        page.click(f"[data-rating='{rating}']")
+        graded[qid] = rating
+    bad = {q for q, r in graded.items() if r == 1}
+    page.click("[data-action=retry]")
+    served = set()
+    while page.locator(".guide-practice__card").is_visible() and len(served) < 10:
+        served.add(page.get_attribute(".guide-practice__card", "data-question"))
+        page.click("[data-action=reveal]")
+        page.click("[data-rating='4']")
+    assert served == bad
+
+
+# --- the mock interview ---------------------------------------------------------------------------
+
+def test_the_mock_interview_follows_a_chain_and_sums_up_what_went_badly(page, site_url, built_site):
+    page.goto(site_url + "mock/")
+    page.wait_for_selector("#mock[data-ready=true]")
+    data = json.loads(page.inner_text("#mock-data"))
+    page.select_option("select[name=topic]", "policy-optimization")
+    page.select_option("select[name=minutes]", "15")
+    page.click("[data-action=begin]")
+    assert page.inner_text(".guide-mock__timer").startswith("剩余 1")  # 15:00 counting down
+    first = page.get_attribute(".guide-practice__card", "data-question")
+    assert data["questions"][first]["follow_ups"]  # it opens with a question that starts a chain
+    page.click("[data-action=reveal]")
+    page.click("[data-rating='3']")  # a good answer: the interviewer follows up
+    second = page.get_attribute(".guide-practice__card", "data-question")
+    assert second == data["questions"][first]["follow_ups"][0]
+    assert page.inner_text(".guide-practice__tag") == "追问"
+    page.click("[data-action=reveal]")
+    page.click("[data-rating='1']")  # a weak one: on to a new opening question
+    third = page.get_attribute(".guide-practice__card", "data-question")
+    assert third not in data["questions"][second]["follow_ups"] and third not in (first, second)
+    page.click("[data-action=finish]")
+    summary = page.inner_text(".guide-mock__summary")
+    weak = data["concepts"][data["questions"][second]["concept"]]
+    assert "没答好的知识点" in summary and weak["title"] in summary and "其中追问 1 题" in summary
+    links = page.eval_on_selector_all(".guide-mock__weak a", "as => as.map(a => new URL(a.href).pathname)")
+    assert "/" + weak["url"] in links and "/" + weak["sheet"] in links
+    ratings = stored(page)["last"]
+    assert (ratings[first]["rating"], ratings[second]["rating"]) == (3, 1)  # the grades feed the schedule
+    assert page.outside_requests == [] and page.js_errors == []
+
+
+def test_a_company_mock_draws_on_what_that_companys_reports_asked(page, site_url):
+    page.goto(site_url + "mock/")
+    page.wait_for_selector("#mock[data-ready=true]")
+    data = json.loads(page.inner_text("#mock-data"))
+    page.select_option("select[name=company]", "tencent")
+    page.click("[data-action=begin]")
+    first = page.get_attribute(".guide-practice__card", "data-question")
+    assert first in data["companies"]["tencent"]
+
+
+# --- the whole guide offline ----------------------------------------------------------------------
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def served_copy(built_site, tmp_path):
+    """A copy of the built site on its own server: the offline test may change it (a new build)."""
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site, ignore=shutil.ignore_patterns("pdf", "downloads"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield site, f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+def test_the_whole_guide_saved_offline_pages_search_and_sheets_work_without_the_network(browser, served_copy):
+    site, url = served_copy
+    summary = json.loads((site / "offline.json").read_text())
+    assert summary["count"] > 1000 and summary["size"] > 10e6
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    control = page.locator("[data-offline-save]")
+    page.wait_for_function("() => document.querySelector('[data-offline-save]').textContent.includes('MB')")
+    assert "离线保存整个指南（约 " in control.inner_text()
+    assert page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => !!r)") is False  # nothing before the press
+    control.click()
+    page.wait_for_function("document.documentElement.dataset.offline === 'saved'", timeout=240_000)
+    assert control.inner_text().startswith("已离线保存")
+    cached = page.evaluate("""() => caches.keys().then(n => caches.open(n.find(x => x.includes('precache'))))
+        .then(c => c.keys()).then(k => k.length)""")
+    assert cached == summary["count"]
+
+    context.set_offline(True)
+    page.goto(url + "concepts/cispo/")  # never visited
+    assert page.title().startswith("CISPO")
+    page.goto(url + "cheatsheets/rlhf/")
+    assert "速查表" in page.inner_text("h1")
+    page.goto(url + "coding/lru-cache/?h=LRU")  # a search result's link, with its highlight parameter
+    assert page.title().startswith("手撕 LRU")
+    page.goto(url)
+    page.locator(".guide-search input[name=q]").click()
+    page.keyboard.insert_text("熵坍塌")
+    page.wait_for_function("(q) => document.querySelector('.md-search-result__list').dataset.query === q", arg="熵坍塌")
+    found = page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => new URL(a.href).pathname)")
+    assert found[0] == "/concepts/entropy-collapse/"
+    assert errors == []
+
+    # A new build: the worker is versioned by the files' revisions; the reader is told an update is ready.
+    context.set_offline(False)
+    index = site / "concepts" / "cispo" / "index.html"
+    index.write_text(index.read_text(encoding="utf-8").replace("</h1>", "（新版）</h1>", 1), encoding="utf-8")
+    sw = site / "sw.js"
+    text = sw.read_text(encoding="utf-8")
+    assert "concepts/cispo/index.html" in text
+    sw.write_text(text.replace('"concepts/cispo/index.html",revision:"', '"concepts/cispo/index.html",revision:"new-', 1), encoding="utf-8")
+    page.goto(url + "about/")
+    page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => r.update())")
+    page.wait_for_selector(".guide-update", timeout=120_000)
+    with page.expect_navigation():  # the new worker takes over, then the page reloads itself
+        page.click(".guide-update button")
+    page.goto(url + "concepts/cispo/")
+    context.set_offline(True)
+    page.reload()
+    assert "（新版）" in page.inner_text("h1")
+    context.close()
+
+
+def test_the_app_manifest_makes_the_guide_installable(page, site_url, built_site):
+    manifest = json.loads((built_site / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["display"] == "standalone" and {i["sizes"] for i in manifest["icons"]} == {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        assert (built_site / icon["src"]).is_file()
+    page.goto(site_url)
+    assert page.get_attribute("link[rel=manifest]", "href").endswith("manifest.webmanifest")
 
 
 def test_map_shows_every_concept_and_nodes_navigate(page, site_url):
     page.goto(site_url + "map/")
     ids = page.eval_on_selector_all(".concept-map a.map-node:not(.map-node--external)", "ns => ns.map(n => n.dataset.id)")
-    assert len(ids) == len(set(ids)) >= 45  # every concept once, across the topic maps
+    assert len(ids) == len(set(ids)) >= 100  # every concept once, across the topic maps
     page.locator(".concept-map a.map-node[data-id=ppo-clip]:not(.map-node--external)").click()
     page.wait_for_url("**/concepts/ppo-clip/")
     assert page.inner_text("h1").startswith("PPO 裁剪目标")

@@ -19,6 +19,13 @@ from .model import SrcUri
 KATEX_FILES = ("katex.min.js", "katex.min.css")
 """KaTeX is served from the site itself (no CDN); fonts are added as woff2 only."""
 
+VENDOR_FILES = {
+    "assets/vendor/ts-fsrs.umd.js": "ts-fsrs/dist/index.umd.js",
+    "assets/vendor/workbox-window.umd.js": "workbox-window/build/workbox-window.prod.umd.js",
+}
+"""Libraries the study pages load from the site (FSRS scheduling; the offline copy's service worker
+registration), by the site path each is served at and its file in node_modules (package.json pins them)."""
+
 
 def html_attribute(value: object) -> str:
     """A value for an HTML attribute the theme writes without escaping: one line, quotes escaped."""
@@ -76,6 +83,11 @@ def emit(files: Files, config: MkDocsConfig, pages: dict[SrcUri, str], root: Pat
     dist = katex_dir(root)
     for asset in katex_assets(root):
         files.append(File.generated(config, f"assets/katex/{asset.relative_to(dist).as_posix()}", abs_src_path=str(asset)))
+    for src, path in VENDOR_FILES.items():
+        library = root / "node_modules" / path
+        if not library.is_file():
+            raise PluginError(f"{path.split('/')[0]} is not installed ({library} is missing): run 'make site', which runs 'npm ci'")
+        files.append(File.generated(config, src, abs_src_path=str(library)))
     return files
 
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from .anki import DECK_PATH, write_deck
+from .offline import write_service_worker
 from .pipeline import Built
 from .printing import print_sheets
 
 
-def publish(built: Built, site: Path, cache: Path, site_url: str, print_pdfs: bool = True) -> list[str]:
-    """Print the sheets and write the deck into `site`; return what was done, one line each.
+def publish(built: Built, site: Path, cache: Path, site_url: str, print_pdfs: bool = True, root: Path | None = None) -> list[str]:
+    """Print the sheets, write the deck and the offline copy's service worker into `site`; return
+    what was done, one line each.
 
-    Raises printing.PrintError when Chromium is missing. `print_pdfs=False` is for benchmarks of
+    Raises printing.PrintError when Chromium is missing, offline.OfflineError when Workbox fails. `print_pdfs=False` is for benchmarks of
     synthetic guides only: their site then links PDFs it does not hold, and the lines say so.
     """
     done = []
@@ -28,4 +30,6 @@ def publish(built: Built, site: Path, cache: Path, site_url: str, print_pdfs: bo
         done.append("GUIDE_PRINT=0: the cheat sheets were not printed; this site links PDFs it does not hold")
     notes = write_deck(built, site_url if site_url.endswith("/") else site_url + "/", site / DECK_PATH)
     done.append(f"Anki deck: {notes} notes in {site / DECK_PATH}")
+    offline = write_service_worker(site, root or cache.parent)
+    done.append(f"offline copy: {offline['count']} files, {offline['size'] / 1e6:.1f} MB, service worker {site / 'sw.js'}")
     return done

@@ -231,6 +231,32 @@ class View:
         # "</" cannot end the script element early once escaped.
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
+    def mock_data(self) -> str:
+        """What /mock/ needs, as JSON: every question with its concept and follow-ups, each concept's
+        note and cheat sheet, and each company's questions (what its reports asked), most asked first."""
+        questions = {}
+        concepts: dict[str, dict[str, str]] = {}
+        for q in self.corpus.questions.values():
+            concept = self.corpus.concepts[q.primary]
+            questions[q.id] = {"id": q.id, "text": q.text, "brief": q.brief, "url": url_of(entity_src(q)),
+                               "concept": concept.id, "topic": concept.topic, "asked": self.asked_count(q.id),
+                               "follow_ups": list(q.follow_ups)}
+            concepts[concept.id] = {"title": concept.title, "url": url_of(entity_src(concept)),
+                                    "sheet": url_of(cheatsheet_src(concept.topic))}
+        companies: dict[str, list[str]] = {}
+        for company in self.taxonomy.companies:
+            asked: Counter[str] = Counter()
+            for report in self.company_reports(company.id):
+                for round_ in report.rounds:
+                    asked.update(round_.questions)
+            if asked:
+                companies[company.id] = [q for q, _ in sorted(asked.items(), key=lambda kv: (-kv[1], kv[0]))]
+        data = {"questions": questions, "concepts": concepts, "companies": companies}
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+    def mock_companies(self) -> list[Company]:
+        return [c for c in self.taxonomy.companies if any(r.rounds for r in self.company_reports(c.id))]
+
     def concept_map(self, topic_id: str, to_root: str) -> str:
         """The topic's prerequisite graph as inline SVG; `to_root` leads from the page to the site root."""
         if topic_id not in self._maps:  # laid out once, shown on the topic page and on /map/
@@ -347,6 +373,7 @@ def render(corpus: Corpus, links: Links, templates: Path, root: Path | None = No
     put(index_src("stats"), "stats.md.j2")
     put(index_src("keywords"), "keywords.md.j2")
     put(index_src("practice"), "practice.md.j2")
+    put(index_src("mock"), "mock.md.j2")
     put(index_src("map"), "map.md.j2")
     return pages, list(problems.values())
 

@@ -52,7 +52,7 @@ SECTION_INDEXES = frozenset({"concepts", "questions", "reports", "topics", "comp
 
 
 def index_src(section: str) -> SrcUri:
-    """The index page of a section (`questions/index.md`) or a single page (`stats.md`, `practice.md`)."""
+    """The index page of a section (`questions/index.md`) or a single page (`stats.md`, `practice.md`, `mock.md`)."""
     return SrcUri(f"{section}/index.md") if section in SECTION_INDEXES else SrcUri(f"{section}.md")
 
 
