@@ -84,6 +84,7 @@ def on_env(env, config, files):
     # Every page's content is known now; MkDocs has yet to render and write the pages, so the
     # search index is built in a second process meanwhile (most builds have a core to spare).
     global _index
+    env.bytecode_cache = serving.template_code()  # a rebuild reuses the compiled theme templates
     records = serving.all_records(_records, {f.url for f in files.documentation_pages()})
     _index = search.IndexJob(records, Path(config.site_dir) / "pagefind")
     serving.index_started(_index)

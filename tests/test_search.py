@@ -133,3 +133,17 @@ def test_a_query_with_a_word_no_page_uses_still_finds_the_pages_with_the_others(
     assert "部分匹配" not in page.inner_text(".md-search-result__meta") and full
     single = type_query(page, "熵坍缩", "ime")  # a variant spelling: one of its two tokens matches
     assert "/concepts/entropy-collapse/" in single[:3]
+
+
+def test_a_stale_index_job_is_stopped_with_its_pagefind_process(tmp_path):
+    """`make serve`: a rebuild stops the index still being written for the previous edit."""
+    import os
+
+    records = [search.Record(f"p{i}/", f"页面 {i}", "概念", "", (), (), "正文 " * 2000) for i in range(400)]
+    job = search.IndexJob(records, tmp_path / "pagefind")
+    assert job.cancel() is True
+    with pytest.raises(ProcessLookupError):
+        os.killpg(job.process.pid, 0)  # nothing of the group is left writing into the site
+    finished = search.IndexJob(records[:3], tmp_path / "small")
+    finished.wait()
+    assert finished.cancel() is False and (tmp_path / "small" / "pagefind.js").is_file()

@@ -9,6 +9,7 @@ is still typeset in the browser by docs/assets/js/math.js.
 """
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -44,6 +45,11 @@ class Formula:
 
 def formulas_in(text: str, path: str, first_line: int) -> list[Formula]:
     """`$$…$$`, `\\[…\\]`, `$…$` and `\\(…\\)` outside code, with the line each starts on."""
+    return list(_formulas_in(text, path, first_line))
+
+
+@functools.lru_cache(maxsize=8192)
+def _formulas_in(text: str, path: str, first_line: int) -> tuple[Formula, ...]:
     masked = mask_fences(text)
     found: list[Formula] = []
     for pattern, display in ((_DISPLAY_MATH, True), (_INLINE_MATH, False)):
@@ -52,7 +58,7 @@ def formulas_in(text: str, path: str, first_line: int) -> list[Formula]:
             tex = guard_tex(raw[2:-2] if raw.startswith(("$$", "\\[", "\\(")) else raw[1:-1])
             found.append(Formula(path, first_line + line_at(masked, match.start()), tex, display))
         masked = pattern.sub(lambda m: " " * len(m.group(0)), masked)
-    return found
+    return tuple(found)
 
 
 def corpus_formulas(corpus: Corpus) -> list[Formula]:

@@ -129,7 +129,22 @@ def read_text(raw: bytes, display: str) -> str | Problem:
 
 def read_document(path: Path, kind: str, display: str) -> Document | Problem:
     """Split a Markdown file into front matter (parsed, with lines) and body."""
-    text = read_text(path.read_bytes(), display)
+    raw = path.read_bytes()
+    key = (kind, display, path.stem, raw)
+    if key not in _READ:
+        if len(_READ) > 20000:
+            _READ.clear()
+        _READ[key] = _read_document(raw, kind, display, path.stem)
+    return _READ[key]
+
+
+_READ: dict[tuple[str, str, str, bytes], Document | Problem] = {}
+"""Files read before, by their bytes: `mkdocs serve` reads every file at every rebuild, and only the
+edited one has changed. Documents are never modified after reading."""
+
+
+def _read_document(raw: bytes, kind: str, display: str, stem: str) -> Document | Problem:
+    text = read_text(raw, display)
     if isinstance(text, Problem):
         return text
     if not text.strip():
@@ -149,7 +164,7 @@ def read_document(path: Path, kind: str, display: str) -> Document | Problem:
     if not isinstance(data, dict):
         return Problem(display, 2, "", "front matter must be YAML fields (key: value), not a list or a single value")
     body_line = text[: match.end()].count("\n") + 1
-    return Document(kind, display, path.stem, data, lines, 1, text[match.end() :], body_line)
+    return Document(kind, display, stem, data, lines, 1, text[match.end() :], body_line)
 
 
 ROUNDS_SHAPE = ("rounds is a list with one entry per round: '  - name: 一面' (two spaces, a dash), then its fields "

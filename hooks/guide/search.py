@@ -25,7 +25,9 @@ from __future__ import annotations
 import functools
 import html
 import multiprocessing
+import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -235,8 +237,20 @@ class IndexJob:
 
     def __init__(self, records: list[Record], output: Path):
         self.started = time.perf_counter()
-        self.process = multiprocessing.get_context("fork").Process(target=write_index, args=(records, output), daemon=True)
+        self.process = multiprocessing.get_context("fork").Process(target=_write_index_alone, args=(records, output), daemon=True)
         self.process.start()
+
+    def cancel(self) -> bool:
+        """Stop an index still being written (with its Pagefind process); True if one was stopped."""
+        if not self.process.is_alive():
+            self.process.join()
+            return False
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.join()
+        return True
 
     def wait(self) -> float:
         """Block until the index is written; return how long the build waited for it."""
@@ -249,6 +263,11 @@ class IndexJob:
     @property
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
+
+
+def _write_index_alone(records: list[Record], output: Path) -> None:
+    os.setpgrp()  # its own process group, so that cancel() stops Pagefind with it
+    write_index(records, output)
 
 
 def write_index(records: list[Record], output: Path) -> None:

@@ -16,6 +16,7 @@ A snippet may also be expected to fail: a coding task's planted bug must be caug
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -77,10 +78,15 @@ def snippets_in(body: str, path: str, body_line: int) -> list[Snippet]:
 
 def without_asserts(snippet: Snippet) -> bool:
     """True when no segment has an `assert`: such a snippet shows code but proves nothing."""
+    return not any(_asserts(code) for _, code in snippet.segments)
+
+
+@functools.lru_cache(maxsize=4096)
+def _asserts(code: str) -> bool:
     try:
-        return not any(isinstance(node, ast.Assert) for _, code in snippet.segments for node in ast.walk(ast.parse(code)))
+        return any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(code)))
     except SyntaxError:
-        return False  # running it reports the syntax error at its line
+        return True  # running it reports the syntax error at its line
 
 
 # --- running ------------------------------------------------------------------------------
@@ -151,6 +157,7 @@ def run(snippet: Snippet, timeout: float = TIMEOUT) -> tuple[int, str] | None:
         parent.close()
 
 
+@functools.lru_cache(maxsize=8192)
 def cache_key(snippet: Snippet) -> str:
     import numpy
 

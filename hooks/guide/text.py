@@ -6,6 +6,7 @@ and a match's offsets are valid in the original text.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ def _blank(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
 
+@functools.lru_cache(maxsize=8192)
 def mask_fences(text: str) -> str:
     """Blank fenced code blocks (including their fence lines)."""
     out: list[str] = []
@@ -42,6 +44,7 @@ def mask_fences(text: str) -> str:
     return "\n".join(out)
 
 
+@functools.lru_cache(maxsize=8192)
 def mask(text: str) -> str:
     """Blank code (fenced and inline) and math, keeping offsets and newlines."""
     text = mask_fences(text)
@@ -96,6 +99,12 @@ class Heading:
 
 def headings(text: str) -> list[Heading]:
     """Every ATX heading outside code, with the anchor MkDocs' toc will give it."""
+    return list(_headings(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _headings(text: str) -> tuple[Heading, ...]:
+    # Bodies are read by several stages and, in `mkdocs serve`, again at every rebuild: once each.
     masked = mask_fences(text)
     found: list[Heading] = []
     seen: set[str] = set()
@@ -109,7 +118,7 @@ def headings(text: str) -> list[Heading]:
             anchor = _unique(heading_anchor(plain_heading(title)), seen)
         seen.add(anchor)
         found.append(Heading(len(match.group(1)), title.strip(), line_at(masked, match.start()), anchor))
-    return found
+    return tuple(found)
 
 
 def plain_heading(title: str) -> str:
