@@ -103,7 +103,7 @@ CASES = {
     "the old concepts field of a question": (
         {"questions/q-one.md": question().replace("primary: alpha", "concepts: [alpha]")},
         ["content/questions/q-one.md:4: concepts: unknown field (write the concept the question tests as primary: <id> and "
-         "the others it draws on as related: [ids]); allowed: text, brief, primary, related, difficulty"],
+         "the others it draws on as related: [ids]); allowed: text, brief, primary, related, difficulty, follow_ups"],
     ),
     "unknown follow-up": (
         {"questions/q-one.md": question(extra="follow_ups: [q-on]\n"), "questions/q-two.md": question()},
