@@ -13,6 +13,7 @@ from guide import search
 from guide.search import index_tokens, query_tokens
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yml").read_text(encoding="utf-8"))
+REAL = yaml.safe_load((Path(__file__).parent / "real_questions.yml").read_text(encoding="utf-8"))
 SAMPLES = ["熵坍塌", "坍塌", "张量 并行", "张量并行", "GRPO 的 KL", "KL散度", "ppo_mini_batch_size", "Kv Cache",
            "kvcache", "Qwen2.5-VL top-p", "ＰＰＯ（全角）", "重要性采样", "熵", "a", "", "   ", "λ-GRPO", "k3 估计器",
            "train_batch_size/ppo_mini_batch_size", "Dr. GRPO", "w8a16", "RoPE 外推", "滴滴", "π_θ(a|s)"]
@@ -82,6 +83,23 @@ def test_query_set_recall_at_5(page, site_url, mode):
     recall = 1 - len(misses) / len(QUERIES)
     assert len(QUERIES) >= 80
     assert recall >= 0.95, "\n".join(misses)
+    assert page.outside_requests == [] and page.js_errors == []
+
+
+@pytest.mark.browser
+def test_real_interview_questions_find_a_page_that_answers_them(page, site_url, built_site):
+    assert len(REAL) >= 150
+    for item in REAL:  # every entry says where it was asked and names a page the site has
+        assert item["source"] and item["where"] and item["q"], item
+        assert (built_site / item["page"] / "index.html").is_file(), item
+    page.goto(site_url)
+    misses = []
+    for item in REAL:
+        found = type_query(page, item["query"], "ime")[:5]
+        if "/" + item["page"] + "/" not in found:
+            misses.append(f"{item['query']!r} ({item['q']}): expected /{item['page']}/, got {found}")
+    recall = 1 - len(misses) / len(REAL)
+    assert recall >= 0.95, f"{recall:.1%}\n" + "\n".join(misses)
     assert page.outside_requests == [] and page.js_errors == []
 
 
