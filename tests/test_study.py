@@ -95,6 +95,13 @@ def test_todays_review_grades_with_four_buttons_showing_the_next_interval(page, 
     assert page.inner_text(".guide-practice__count") == "第 1 / 3 题"
     first = page.get_attribute(".guide-practice__card", "data-question")
     first_page = page.get_attribute(".guide-practice__question a", "href")  # a question's page, or a coding task's
+    # New questions come in the guide's learning order: a new reader starts at the first topic's
+    # first concept, and the topics follow the order the guide teaches them in.
+    cards = json.loads(page.inner_text("#practice-data"))["questions"]
+    topics = page.eval_on_selector_all("select[name=topic] option", "os => os.map(o => o.value).filter(Boolean)")
+    assert first == cards[0]["id"] and cards[0]["topic"] == topics[0]
+    order = [topics.index(c["topic"]) for c in cards if c["topic"]]
+    assert order == sorted(order)
     page.click("[data-action=reveal]")
     page.wait_for_selector(".guide-practice__full")  # the full answer, fetched from the question page
     labels = [page.inner_text(f"[data-rating='{r}']").split("\n") for r in (1, 2, 3, 4)]

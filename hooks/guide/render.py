@@ -228,9 +228,30 @@ class View:
                 "url": url_of(entity_src(t)), "topic": self.coding_topic(t) or "", "difficulty": t.difficulty,
                 "companies": companies, "asked": self.coding_asked_count(t.id), "kind": "coding",
             })
+        # In study order, which is the order new cards are dealt in: topics as the guide teaches them,
+        # concepts in each topic's learning order, the easier and the more often asked first.
+        questions.sort(key=lambda q: self.study_rank(q["id"]))
         data = {"questions": questions}  # topics, companies and difficulties are in the page's HTML
         # "</" cannot end the script element early once escaped.
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+    def study_rank(self, card_id: str) -> tuple[int, int, int, int, str]:
+        """Where a question or coding task comes in the guide's learning order: by its (main)
+        concept's topic and place in that topic, then difficulty, then most asked first. Coding
+        tasks that exercise no concept come last."""
+        if card_id in self.corpus.questions:
+            question = self.corpus.questions[card_id]
+            concept, difficulty, asked = question.primary, question.difficulty, self.asked_count(card_id)
+        else:
+            task = self.corpus.coding[card_id]
+            concept = task.concepts[0] if task.concepts else None
+            difficulty, asked = task.difficulty, self.coding_asked_count(card_id)
+        difficulty_rank = {d.id: d.rank for d in self.taxonomy.difficulties}.get(difficulty, 0)
+        if concept is None:
+            return (len(self.taxonomy.topics), 0, difficulty_rank, -asked, card_id)
+        topic = self.corpus.concepts[concept].topic
+        topic_rank = next(i for i, t in enumerate(self.taxonomy.topics) if t.id == topic)
+        return (topic_rank, self.links.learning_order[topic].index(concept), difficulty_rank, -asked, card_id)
 
     def mock_data(self) -> str:
         """What /mock/ needs, as JSON: every question with its concept and follow-ups, each concept's

@@ -307,10 +307,11 @@
 
     function today(now) {
       // Due cards first (oldest due first), with new questions mixed in: one after every three.
+      // New questions come in the guide's learning order (the data is sorted so), foundations first.
       var pool = selected();
       var due = pool.filter(function (q) { return isDue(s, progress, q.id, now); });
       due.sort(function (a, b) { return cardOf(s, progress, a.id, now).due - cardOf(s, progress, b.id, now).due; });
-      var fresh = shuffle(pool.filter(function (q) { return !seen(q); })).slice(0, newLeft(now));
+      var fresh = pool.filter(function (q) { return !seen(q); }).slice(0, newLeft(now));
       var mixed = [];
       while (due.length || fresh.length) {
         mixed.push.apply(mixed, due.splice(0, 3));
