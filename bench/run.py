@@ -6,11 +6,14 @@ generated Markdown pages with no hook: what MkDocs + Material cost on their own.
 the whole Pagefind bundle on disk; a reader downloads only a few of its chunks (bench/search.py).
 Builds are cold: the caches (typeset formulas, print-font subsets, printed PDFs) are removed before
 each one. The real guide's builds print its cheat sheets ("publish": PDFs and the Anki deck);
-synthetic guides skip printing (GUIDE_PRINT=0), their sheets being far beyond two pages.
+synthetic guides skip printing (GUIDE_PRINT=0), their sheets being far beyond two pages. Every
+build writes the offline copy's service worker; "offline MB" is what saving the guide offline
+stores (the precache), "gzip MB" what it transfers from a host that compresses.
 Environment: BENCH_SIZES (default "200 1000 2000"), BENCH_RUNS (default 3), BENCH_REAL=0 skips the real guide.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -70,6 +73,22 @@ def make_floor(project: Path) -> Path:
     return floor
 
 
+OFFLINE_SUFFIXES = {".html", ".css", ".js", ".json", ".woff2", ".svg", ".png", ".webmanifest"}
+
+
+def offline_gzip_bytes(site: Path) -> int:
+    """What saving the guide offline transfers from a host that gzips: the files the service worker
+    precaches (hooks/guide/offline.py's globs), each gzip-compressed."""
+    total = 0
+    for path in site.rglob("*"):
+        rel = path.relative_to(site).as_posix()
+        if not path.is_file() or rel in ("sw.js", "offline.json") or rel.startswith(("pdf/", "downloads/")) or rel.endswith(".map"):
+            continue
+        if rel.startswith("pagefind/") or path.suffix in OFFLINE_SUFFIXES:
+            total += len(gzip.compress(path.read_bytes(), compresslevel=6))
+    return total
+
+
 def measure(project: Path, runs: int, print_sheets: bool = True) -> dict:
     results, timings = [], []
     site = project / "site"
@@ -88,7 +107,10 @@ def measure(project: Path, runs: int, print_sheets: bool = True) -> dict:
     pages = sum(1 for _ in site.rglob("*.html"))
     total_bytes = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     index_dir = site / "pagefind"
+    offline = json.loads((site / "offline.json").read_text()) if (site / "offline.json").exists() else {"size": 0}
     row = {
+        "offline_mb": offline["size"] / 1e6,
+        "offline_gzip_mb": offline_gzip_bytes(site) / 1e6,
         "pages": pages,
         "seconds": statistics.median(r["seconds"] for r in results),
         "peak_mib": statistics.median(r["peak_mib"] for r in results),
@@ -110,7 +132,7 @@ def main() -> None:
     print(f"median of {runs} run(s) per build; times in seconds\n")
     header = f"{'corpus':<16}{'pages':>7}{'build s':>9}{'ms/page':>9}{'pipeline':>10}{'share':>7}" \
              + "".join(f"{s:>9}" for s in STAGES) + f"{'index s':>9}{'index %':>8}{'peak MiB':>10}{'KB/page':>9}{'search KB':>11}" \
-             + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}{'publish s':>11}"
+             + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}{'publish s':>11}{'offline MB':>11}{'gzip MB':>9}"
     print(header)
     per_page: dict[int, tuple[float, float]] = {}  # synthetic size -> (ms/page, KB/page)
     for name, n in corpora:
@@ -126,7 +148,7 @@ def main() -> None:
               + f"{row.get('search', 0.0):>9.2f}{100 * row.get('search', 0.0) / row['seconds']:>7.1f}%"
               + f"{row['peak_mib']:>10.0f}{row['bytes_per_page'] / 1024:>9.1f}{row['search_bytes'] / 1024:>11.0f}"
               + f"{floor['seconds']:>9.2f}{1000 * floor['seconds'] / floor['pages']:>11.1f}{floor['bytes_per_page'] / 1024:>11.1f}"
-              + f"{row.get('publish', 0.0):>11.2f}",
+              + f"{row.get('publish', 0.0):>11.2f}{row['offline_mb']:>11.1f}{row['offline_gzip_mb']:>9.1f}",
               flush=True)
     if len(per_page) > 1:
         small, large = min(per_page), max(per_page)
