@@ -60,7 +60,7 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-audit: site                     ## Lighthouse (mobile) on four pages, the Nu HTML Checker on every page
+audit: site                     ## Lighthouse (mobile) on five pages, the Nu HTML Checker on every page
 	scripts/install-system-deps.sh audit
 	cd tools/audit && npm ci --no-audit --no-fund --loglevel=error
 	$(PY) scripts/audit.py site
