@@ -37,6 +37,11 @@ def test_formulas_are_typeset_into_the_page_at_build_time():
     assert lmax.problems() == []
     mathml = next(iter(lmax.html.values()))
     assert re.search(r"<msub><mi>L</mi><mi>max</mi></msub>", mathml), mathml
+    # ... and so is \bmod's operator, which KaTeX fills with a row of single letters.
+    mod = MathCheck(formulas_in("$h \\bmod G$", "content/y.md", 1), ROOT / "node_modules" / "katex")
+    assert mod.problems() == []
+    mathml = next(iter(mod.html.values()))
+    assert '<mo lspace="0.22em" rspace="0.22em">mod</mo>' in mathml and "<mrow><mi" not in mathml.split("<mo")[-1], mathml
 
 
 def test_typeset_formulas_are_cached_between_builds(tmp_path):

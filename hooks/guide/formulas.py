@@ -161,20 +161,25 @@ def _save_cache(cache: Path, version: str | None, typeset: Typeset) -> None:
         pass  # a read-only checkout builds without a cache
 
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 """Bumped when `valid_katex` or the KaTeX options change, so older cached HTML is not reused."""
 
 
 _SCRIPT_FUNCTION_APPLICATION = re.compile(r"<mo>\u2061</mo>(?=</(?:msub|msup|msubsup|munder|mover)>)")
 _NEGATIVE_HEIGHT = re.compile(r"height:-[0-9.]+em;")
+_OPERATOR_OF_LETTERS = re.compile(r'(<mo[^>]*>)<mrow>((?:<mi mathvariant="normal">[^<]</mi>)+)</mrow></mo>')
+_LETTER = re.compile(r"<mi[^>]*>([^<])</mi>")
 
 
 def valid_katex(typeset: str) -> str:
-    """Two spots where KaTeX's output (0.19.1) is not valid HTML, fixed without changing what shows:
+    """Three spots where KaTeX's output (0.19.1) is not valid HTML, fixed without changing what shows:
     - `L_{\\max}` gives `<msub><mi>L</mi><mi>max</mi><mo>&#x2061;</mo></msub>`, a script with three
       children; the invisible function-application operator has nothing to apply to and goes.
+    - `a \\bmod b` gives an operator holding a row of letters (`<mo><mrow><mi>m</mi>…</mrow></mo>`),
+      which MathML does not allow; the operator holds the word itself (`<mo>mod</mo>`).
     - Its layout writes `height:-0.2em` in a few inline styles; browsers drop a negative height
       as invalid, so removing it renders the same."""
+    typeset = _OPERATOR_OF_LETTERS.sub(lambda m: m[1] + "".join(_LETTER.findall(m[2])) + "</mo>", typeset)
     return _NEGATIVE_HEIGHT.sub("", _SCRIPT_FUNCTION_APPLICATION.sub("", typeset))
 
 
