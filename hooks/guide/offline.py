@@ -10,6 +10,7 @@ builds, that an update is ready. PDFs and the Anki deck are downloads, not pages
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from pathlib import Path
@@ -62,6 +63,4 @@ def write_service_worker(site: Path, root: Path) -> dict:
 
 
 def _version(sw: Path) -> str:
-    import hashlib
-
     return hashlib.sha256(sw.read_bytes()).hexdigest()[:12]

@@ -232,8 +232,7 @@ class View:
         # concepts in each topic's learning order, the easier and the more often asked first.
         questions.sort(key=lambda q: self.study_rank(q["id"]))
         data = {"questions": questions}  # topics, companies and difficulties are in the page's HTML
-        # "</" cannot end the script element early once escaped.
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        return script_json(data)
 
     def study_rank(self, card_id: str) -> tuple[int, int, int, int, str]:
         """Where a question or coding task comes in the guide's learning order: by its (main)
@@ -274,7 +273,7 @@ class View:
             if asked:
                 companies[company.id] = [q for q, _ in sorted(asked.items(), key=lambda kv: (-kv[1], kv[0]))]
         data = {"questions": questions, "concepts": concepts, "companies": companies}
-        return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+        return script_json(data)
 
     def mock_companies(self) -> list[Company]:
         return [c for c in self.taxonomy.companies if any(r.rounds for r in self.company_reports(c.id))]
@@ -318,6 +317,12 @@ class View:
             letter = key[0].upper() if key and key[0].isascii() and key[0].isalpha() else "#"
             groups[letter].append(Keyword(k.term, letter, k.target, k.note))
         return sorted(groups.items(), key=lambda kv: (kv[0] == "#", kv[0]))
+
+
+def script_json(data: Any) -> str:
+    """`data` as compact JSON for a `<script type="application/json">` element: "</" is escaped,
+    so no value can end the element early."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
 @functools.lru_cache(maxsize=None)
