@@ -14,11 +14,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from guide import pipeline, printfonts, search, serving  # noqa: E402
+from guide import pipeline, printfonts, safe, search, serving  # noqa: E402
 from guide.offline import OfflineError  # noqa: E402
 from guide.printing import PrintError  # noqa: E402
 from guide.publish import publish  # noqa: E402
-from guide.emit import code_buttons, emit, fix_theme_html, html_attribute  # noqa: E402
+from guide.emit import code_buttons, emit, fix_theme_html  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.formulas import typeset_page  # noqa: E402
 from guide.link import resolve  # noqa: E402
@@ -72,6 +72,9 @@ def on_files(files, config):
 
 def on_page_content(html: str, page, config, files) -> str:
     assert _built is not None
+    unsafe = safe.unsafe_html(html)
+    if unsafe:
+        raise PluginError(safe.refusal(page.file.src_uri, bool(page.file.generated_by), unsafe))
     if not (page.meta.get("search") or {}).get("exclude"):
         # Listing pages (index, keywords, stats) are left out: they would outrank what they list.
         start = time.perf_counter()
@@ -119,13 +122,6 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         return markdown  # generated pages were linked by the engine
     assert _built is not None
     return resolve(markdown, page.file.src_uri, 1, _built.links.table)[0]
-
-
-def on_page_context(context, page, config, nav):
-    # Material writes page.meta.description into content="…" unescaped; summaries quote things.
-    if page.meta.get("description"):
-        page.meta["description"] = html_attribute(page.meta["description"])
-    return context
 
 
 def on_post_page(output: str, page, config) -> str:

@@ -97,7 +97,7 @@ def test_a_solution_that_fails_its_checks_names_the_line_and_the_message(tmp_pat
     wrong = TASK_BODY.replace("assert list(clip(values, -1.0, 1.0)) == naive(values, -1.0, 1.0)",
                               "assert list(clip(values, -1.0, 1.0)) == naive(values, -1.0, 2.0), 'upper bound'")
     assert problems(tmp_path, {"clip-task": coding(wrong)}) == [
-        "content/coding/clip-task.md:30: solution: assert failed: upper bound"]
+        "content/coding/clip-task.md:30: solution: assert failed: upper bound (where values = [-3.0, -1.0, 0.0, 0.5, 2.0, 9.0])"]
 
 
 @pytest.mark.parametrize("change, expected", [
@@ -135,7 +135,7 @@ def test_pages_fold_the_solution_link_back_and_count_what_was_asked(tmp_path):
     page = built.pages["coding/clip-task.md"]
     statement, rest = page.split("## 参考解", 1)
     assert "实现 `clip(x, lo, hi)`" in statement and "np.maximum" not in statement  # the task first, no solution
-    assert "要写的函数：`clip(x, lo, hi) -> np.ndarray`" in statement
+    assert "要写的函数：<code>clip(x, lo, hi) -&gt; np.ndarray</code>" in statement
     assert re.search(r"<details class=\"success guide-answer\" markdown>\n<summary>先自己写，再点开看参考解</summary>\n\n```python\nimport numpy", rest)
     assert "**1** 篇面经要求手写" in page and "- [面经](/reports/r-three.md)（[某公司](/companies/acme.md)）" in page
     assert "kind: 手撕" in page

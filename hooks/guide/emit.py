@@ -5,7 +5,6 @@ Nothing is written into `docs/` or `content/`: every page is a
 """
 from __future__ import annotations
 
-import html
 import itertools
 import re
 from pathlib import Path
@@ -25,11 +24,6 @@ VENDOR_FILES = {
 }
 """Libraries the study pages load from the site (FSRS scheduling; the offline copy's service worker
 registration), by the site path each is served at and its file in node_modules (package.json pins them)."""
-
-
-def html_attribute(value: object) -> str:
-    """A value for an HTML attribute the theme writes without escaping: one line, quotes escaped."""
-    return html.escape(" ".join(str(value).split()), quote=True)
 
 
 _CHECKBOX_AUTOCOMPLETE = re.compile(r'(<input\b[^>]*\btype="checkbox"[^>]*?)\s+autocomplete="off"')

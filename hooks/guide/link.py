@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from .errors import Problem, nearest_ids
 from .model import CodingTask, Concept, Corpus, EntityId, Question, Report, SrcUri
+from .safe import md_text
 from .text import guard_math, headings, line_at, mask
 from .urls import entity_src, heading_anchor, md_link
 
@@ -76,13 +77,16 @@ def original(report: Report) -> EntityId:
     return report.duplicate_of or report.id
 
 
-def link(corpus: Corpus) -> tuple[Links, list[Problem]]:
-    """Resolve links in every body and derive backlinks, counts and learning order."""
+def link(corpus: Corpus, unreadable: frozenset[str] = frozenset()) -> tuple[Links, list[Problem]]:
+    """Resolve links in every body and derive backlinks, counts and learning order.
+
+    Links to `unreadable` ids (files that could not be read) are not reported: that file's own
+    problem is the one to fix, and every link to it would otherwise point away from it."""
     table = build_table(corpus)
     problems: list[Problem] = []
     links = Links(table=table, bodies={})
     for entity in entities(corpus):
-        text, targets, found = resolve(entity.body, entity.loc.path, entity.body_line, table)
+        text, targets, found = resolve(entity.body, entity.loc.path, entity.body_line, table, unreadable)
         links.bodies[entity.id] = guard_math(text)
         links.mentions[entity.id] = {EntityId(t) for t in targets if t != entity.id}
         problems.extend(found)
@@ -108,7 +112,8 @@ def build_table(corpus: Corpus) -> dict[str, Target]:
     return table
 
 
-def resolve(text: str, path: str, first_line: int, table: dict[str, Target]) -> tuple[str, list[str], list[Problem]]:
+def resolve(text: str, path: str, first_line: int, table: dict[str, Target],
+            unreadable: frozenset[str] = frozenset()) -> tuple[str, list[str], list[Problem]]:
     """Replace `[[id]]`, `[[id|text]]` and `[[id#anchor]]` outside code and math.
 
     Returns the new text, the ids linked to, and a problem per unknown id or anchor.
@@ -122,6 +127,8 @@ def resolve(text: str, path: str, first_line: int, table: dict[str, Target]) -> 
         target_id, anchor, label = (text[match.start(i) : match.end(i)] if match.group(i) is not None else None for i in (1, 2, 3))
         line = first_line + line_at(masked, match.start())
         target = table.get(target_id or "")
+        if target is None and target_id in unreadable:
+            continue  # reported once, as the file that could not be read
         if target is None:
             near = nearest_ids(target_id or "", table)
             hint = f" (nearest: {', '.join(near)})" if near else ""
@@ -133,7 +140,7 @@ def resolve(text: str, path: str, first_line: int, table: dict[str, Target]) -> 
             problems.append(Problem(path, line, "link", f"unknown anchor '#{anchor}' in page '{target_id}'{hint}"))
             continue
         targets.append(target_id)
-        shown = (label or target.label).replace("[", "\\[").replace("]", "\\]")
+        shown = md_text(label or target.label)  # a title or a label: text, never markup
         out.append(text[last : match.start()])
         out.append(f"[{shown}]({md_link(target.src, anchor or '')})")
         last = match.end()

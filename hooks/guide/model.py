@@ -208,6 +208,11 @@ class Report:
     def label(self) -> str:
         return self.title
 
+    @property
+    def source_url(self) -> str | None:
+        """The source as an address a reader can open, when it is one."""
+        return self.source if self.source.startswith(("https://", "http://")) else None
+
 
 @dataclass(frozen=True)
 class Code:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from .conceptmap import topic_map
 from .link import GENERATED_SECTIONS, Links, company_counts, original
 from .errors import Problem
 from .model import CodingTask, Company, Concept, Corpus, EntityId, Question, Report, SrcUri
+from .safe import Markdown, html_text, md_code, md_text, md_url
 from .text import bullets_and_formulas, headings, section
 from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src, url_of
 
@@ -38,8 +40,9 @@ class SheetEntry:
     """One concept's block on a cheat sheet."""
 
     concept: Concept
-    bullets: list[str]
-    formulas: list[str]
+    bullets: list[Markdown]
+    """Each bullet's Markdown, continuation lines indented to stay inside the list item."""
+    formulas: list[Markdown]
 
 
 @dataclass(frozen=True)
@@ -62,20 +65,20 @@ class View:
         self._maps: dict[str, str] = {}
 
     # links
-    def link(self, entity_id: str, text: str | None = None) -> str:
+    def link(self, entity_id: str, text: str | None = None) -> Markdown:
         target = self.links.table[entity_id]
-        return f"[{escape_md(text or target.label)}]({md_link(target.src)})"
+        return Markdown(f"[{md_text(text or target.label)}]({md_link(target.src)})")
 
-    def links_to(self, ids: list[str] | tuple[str, ...], sep: str = "、") -> str:
-        return sep.join(self.link(i) for i in ids)
+    def links_to(self, ids: list[str] | tuple[str, ...], sep: str = "、") -> Markdown:
+        return Markdown(sep.join(self.link(i) for i in ids))
 
-    def topic_link(self, topic_id: str) -> str:
-        return f"[{escape_md(self.taxonomy.topic[topic_id].title)}]({md_link(topic_src(topic_id))})"
+    def topic_link(self, topic_id: str) -> Markdown:
+        return Markdown(f"[{md_text(self.taxonomy.topic[topic_id].title)}]({md_link(topic_src(topic_id))})")
 
-    def company_link(self, company_id: str | None) -> str:
+    def company_link(self, company_id: str | None) -> Markdown:
         if not company_id:
-            return "未注明公司"
-        return f"[{escape_md(self.taxonomy.company[company_id].name)}]({md_link(company_src(company_id))})"
+            return Markdown("未注明公司")
+        return Markdown(f"[{md_text(self.taxonomy.company[company_id].name)}]({md_link(company_src(company_id))})")
 
     def difficulty(self, difficulty_id: str) -> str:
         return self.taxonomy.difficulty[difficulty_id].title
@@ -155,7 +158,8 @@ class View:
             if chosen and concept_id not in chosen:
                 continue
             bullets, formulas = bullets_and_formulas(section(self.links.bodies[concept_id], "速查"))
-            entries.append(SheetEntry(self.corpus.concepts[concept_id], bullets, formulas))
+            entries.append(SheetEntry(self.corpus.concepts[concept_id], [Markdown(b.replace("\n", "\n  ")) for b in bullets],
+                                      [Markdown(f) for f in formulas]))
         return entries
 
     def sheet_omitted(self, topic_id: str) -> list[Concept]:
@@ -199,10 +203,10 @@ class View:
         rows = [(t, self.coding_asked_count(t.id)) for t in self.corpus.coding.values()]
         return sorted([r for r in rows if r[1]], key=lambda r: (-r[1], r[0].id))
 
-    def coding_sections(self, task: CodingTask) -> dict[str, str]:
+    def coding_sections(self, task: CodingTask) -> dict[str, Markdown]:
         """The task's sections (links resolved) by title, for the template to arrange and fold."""
         body = self.links.bodies[task.id]
-        return {h.title: section(body, h.title) for h in headings(body) if h.level == 2}
+        return {h.title: Markdown(section(body, h.title)) for h in headings(body) if h.level == 2}
 
     def coding_aliases(self, task: CodingTask) -> list[str]:
         """The task's aliases plus the phrases readers type for any coding task: 手撕 X, X 实现, X 代码."""
@@ -210,7 +214,7 @@ class View:
         typed = [f"{prefix}{name}{suffix}" for name in names if name for prefix, suffix in (("手撕 ", ""), ("", " 实现"), ("", " 代码"))]
         return list(dict.fromkeys([*task.aliases, *typed]))
 
-    def practice_data(self) -> str:
+    def practice_data(self) -> Markdown:
         """Everything the drill page needs, as JSON for a <script type="application/json">."""
         questions = []
         for q in self.corpus.questions.values():
@@ -252,7 +256,7 @@ class View:
         topic_rank = next(i for i, t in enumerate(self.taxonomy.topics) if t.id == topic)
         return (topic_rank, self.links.learning_order[topic].index(concept), difficulty_rank, -asked, card_id)
 
-    def mock_data(self) -> str:
+    def mock_data(self) -> Markdown:
         """What /mock/ needs, as JSON: every question with its concept and follow-ups, each concept's
         note and cheat sheet, and each company's questions (what its reports asked), most asked first."""
         questions = {}
@@ -278,13 +282,13 @@ class View:
     def mock_companies(self) -> list[Company]:
         return [c for c in self.taxonomy.companies if any(r.rounds for r in self.company_reports(c.id))]
 
-    def concept_map(self, topic_id: str, to_root: str) -> str:
+    def concept_map(self, topic_id: str, to_root: str) -> Markdown:
         """The topic's prerequisite graph as inline SVG; `to_root` leads from the page to the site root."""
         if topic_id not in self._maps:  # laid out once, shown on the topic page and on /map/
             self._maps[topic_id] = topic_map(
                 self.corpus, self.links, topic_id,
                 lambda cid: ROOT_MARK + url_of(entity_src(self.corpus.concepts[EntityId(cid)])))
-        return self._maps[topic_id].replace(ROOT_MARK, to_root)
+        return Markdown(self._maps[topic_id].replace(ROOT_MARK, to_root))
 
     def pdf(self, topic_id: str) -> str:
         """A link from a cheat sheet page (at cheatsheets/<topic>/) to its PDF."""
@@ -319,10 +323,15 @@ class View:
         return sorted(groups.items(), key=lambda kv: (kv[0] == "#", kv[0]))
 
 
-def script_json(data: Any) -> str:
-    """`data` as compact JSON for a `<script type="application/json">` element: "</" is escaped,
-    so no value can end the element early."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+_SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+
+
+def script_json(data: Any) -> Markdown:
+    """`data` as compact JSON for a `<script type="application/json">` element. No `<`, `>` or `&`
+    is left as such (JSON's \\u escapes read back the same), so no value can end the element or
+    open a comment inside it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return Markdown(re.sub("[<>&]", lambda m: _SCRIPT_UNSAFE[m.group(0)], text))
 
 
 @functools.lru_cache(maxsize=None)
@@ -331,20 +340,29 @@ def sort_key(term: str) -> str:
     return "".join(lazy_pinyin(term.strip(), style=Style.NORMAL, errors=lambda s: s)).lower()
 
 
-def escape_md(text: str) -> str:
-    return text.replace("[", "\\[").replace("]", "\\]")
+def table_cell(text: object) -> object:
+    """A value for a Markdown table cell: a `|` in Markdown the engine wrote would end the cell
+    (author text has its `|` escaped by `md_text` already)."""
+    if isinstance(text, Markdown):
+        return Markdown(text.replace("|", "\\|").replace("\n", " "))
+    return text
 
 
-def table_cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def finalize(value: object) -> object:
+    """What every `{{ … }}` of a template prints: Markdown the engine made or checked as it is,
+    numbers as numbers, and anything else as author text, escaped (see safe.md_text)."""
+    if isinstance(value, Markdown) or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+        return value
+    return md_text(value)
 
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 """libyaml's emitter when PyYAML was built with it: the same YAML, several times faster (600 pages)."""
 
 
-def front_matter(meta: dict[str, Any]) -> str:
-    return "---\n" + yaml.dump(meta, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1000) + "---"
+def front_matter(meta: dict[str, Any]) -> Markdown:
+    """The page's front matter: the author's text as written (the theme escapes what it prints)."""
+    return Markdown("---\n" + yaml.dump(meta, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=1000) + "---")
 
 
 _ENVIRONMENTS: dict[str, jinja2.Environment] = {}
@@ -363,14 +381,17 @@ def _new_environment(templates: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         undefined=jinja2.StrictUndefined,
-        autoescape=False,  # the output is Markdown, not HTML; content is passed as data
+        autoescape=False,  # the output is Markdown, not HTML: `finalize` escapes author text for it
+        finalize=finalize,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
     env.filters["front_matter"] = front_matter
     env.filters["cell"] = table_cell
-    env.filters["md"] = escape_md
+    env.filters["code"] = md_code
+    env.filters["url"] = md_url
+    env.filters["html"] = html_text
     return env
 
 
@@ -393,12 +414,15 @@ def render(corpus: Corpus, links: Links, templates: Path, root: Path | None = No
         except jinja2.TemplateError as err:
             problems[template] = template_problem(err, template, templates, root)
 
+    def body(entity_id: EntityId) -> Markdown:
+        return Markdown(links.bodies[entity_id].strip())
+
     for concept in corpus.concepts.values():
-        put(entity_src(concept), "concept.md.j2", c=concept, body=links.bodies[concept.id])
+        put(entity_src(concept), "concept.md.j2", c=concept, body=body(concept.id))
     for question in corpus.questions.values():
-        put(entity_src(question), "question.md.j2", q=question, body=links.bodies[question.id])
+        put(entity_src(question), "question.md.j2", q=question, body=body(question.id))
     for report in corpus.reports.values():
-        put(entity_src(report), "report.md.j2", r=report, body=links.bodies[report.id])
+        put(entity_src(report), "report.md.j2", r=report, body=body(report.id))
     for task in corpus.coding.values():
         put(entity_src(task), "coding.md.j2", t=task, s=view.coding_sections(task))
     put(index_src("coding"), "coding_index.md.j2")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from html.parser import HTMLParser
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -33,6 +34,7 @@ from .model import (
     Taxonomy,
     Topic,
 )
+from .safe import url_scheme
 from .text import guard_math, headings, line_at, mask, mask_fences
 from .urls import is_valid_id
 
@@ -66,11 +68,18 @@ CHEATSHEET_BULLETS = (3, 8)
 
 SAFE_TAGS = frozenset({"br", "sub", "sup", "kbd", "mark", "small", "abbr", "u", "s", "span"})
 SAFE_ATTRIBUTES = frozenset({"title", "class"})
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)((?:\s+[^<>]*)?)/?>")
-_ATTRIBUTE = re.compile(r"([^\s=/]+)(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*)|<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*)>")
-_UNSAFE_SCHEME = re.compile(r"^\s*(javascript|vbscript|data):", re.I)
+_SAFE_TAG = re.compile(r"</?(?:" + "|".join(sorted(SAFE_TAGS)) + r")(?:\s+(?:" + "|".join(sorted(SAFE_ATTRIBUTES))
+                       + r")\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*\s*/?>", re.I)
+"""The only raw HTML a body may hold, written strictly: anything else that starts like a tag is refused."""
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+_AUTOLINK = re.compile(r"<([A-Za-z][A-Za-z0-9+.-]*:[^\s<>]*)>")
+_LINK_TARGETS = re.compile(r"\]\(\s*<?([^)\s>]*)|^[ ]{0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)", re.M)
+"""Inline link and image targets `](…)`, and reference definitions `[id]: …`."""
+_ATTR_LIST = re.compile(r"\{:?[ \t]*([^{}\n]*)\}")
+_ATTR_LIST_KEYS = frozenset({"title", "lang", "width", "height"})
+"""What an attribute list `{: …}` may set besides `#id` and `.class`."""
+LINK_SCHEMES = ("http", "https", "mailto")
 
 
 def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
@@ -163,10 +172,11 @@ class Fields:
         value = self.raw(name, required)
         if value is None:
             return ""
-        if isinstance(value, (datetime.date, int, float)) and not isinstance(value, bool) and name in {"date", "team", "role"}:
-            return str(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and name in {"date", "team", "role"}:
+            return self.written(name) or str(value)  # 2025, a team called 2
         if not isinstance(value, str):
-            self.fail(name, f"expected text, got {describe(value)}")
+            written = self.written(name)
+            self.fail(name, f"expected text, got {describe(value, written)}{_quote_it(name, value, written)}")
             return ""
         return guard_math(value.strip())  # one-line fields land in folded answers too (see guard_math)
 
@@ -178,16 +188,20 @@ class Fields:
             self.fail(name, f"expected a list, got text; write it as [{value}]")
             return ()
         if not isinstance(value, list):
-            self.fail(name, f"expected a list of text, got {describe(value)}")
+            written = self.written(name)
+            hint = f"; write it as a list: {name}: [\"{written}\"]" if isinstance(value, (bool, int, float)) and written else ""
+            self.fail(name, f"expected a list of text, got {describe(value, written)}{hint}")
             return ()
         out = []
         for index, item in enumerate(value):
             if isinstance(item, str) and item.strip():
-                out.append(item.strip())
+                out.append(guard_math(item.strip()))
             elif isinstance(item, (int, float)) and not isinstance(item, bool):
                 out.append(str(item))
             else:
-                self.fail(name, f"item {index + 1}: expected text, got {describe(item)}", index)
+                written = self.written(name, index)
+                hint = f"; to keep it as text, quote it: \"{written}\"" if isinstance(item, bool) and written else ""
+                self.fail(name, f"item {index + 1}: expected text, got {describe(item, written)}{hint}", index)
         return tuple(out)
 
     def ids(self, name: str, required: bool = False) -> tuple[EntityId, ...]:
@@ -215,7 +229,7 @@ class Fields:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 1900 <= value <= 2100:
-            self.fail(name, f"expected a year such as 2017, got {describe(value)}")
+            self.fail(name, f"expected a year such as 2017, got {describe(value, self.written(name))}")
             return None
         return value
 
@@ -225,7 +239,7 @@ class Fields:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fail(name, f"expected a list of entries, got {describe(value)}")
+            self.fail(name, f"expected a list of entries, got {describe(value, self.written(name))}")
             return []
         out = []
         for index, item in enumerate(value):
@@ -234,6 +248,10 @@ class Fields:
                 continue
             out.append(Fields(self.doc, self.problems, self.prefix + (name, index), item))
         return out
+
+    def written(self, *path: Any) -> str | None:
+        """The value at `path` (under this record) exactly as the author wrote it, when unquoted."""
+        return self.doc.written.get(self.prefix + path)
 
     def location(self) -> Location:
         return Location(self.doc.path, self.doc.line(*self.prefix))
@@ -252,20 +270,28 @@ def placeholder_message(value: str) -> str:
     return f"still the scaffold's placeholder{f' ({hint})' if hint else ''}; write the real value"
 
 
-def describe(value: Any) -> str:
+def describe(value: Any, written: str | None = None) -> str:
+    """A value as the author would recognise it, with what YAML made of it."""
     if isinstance(value, bool):
-        return f"true/false ({str(value).lower()})"
+        return f"{written or str(value).lower()}, which YAML reads as {str(value).lower()} (yes/no, on/off, true/false)"
     if isinstance(value, (int, float)):
-        return f"a number ({value})"
+        return f"a number ({written or value})"
     if isinstance(value, str):
         return f"text ('{value}')"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
-    if isinstance(value, datetime.date):
-        return f"a date ({value.isoformat()})"
+    if value is None:
+        return "nothing (an empty or null value)"
     return type(value).__name__
+
+
+def _quote_it(name: str, value: Any, written: str | None) -> str:
+    """How to keep a value YAML typed as text."""
+    if isinstance(value, (bool, int, float)) and written:
+        return f"; to keep it as text, quote it: {name}: \"{written}\""
+    return ""
 
 
 def _check_id(doc: Document, owners: dict[str, Document], problems: list[Problem]) -> bool:
@@ -338,7 +364,8 @@ def _taxonomy_id(f: Fields) -> str:
 
 
 def _vocabulary(taxonomy: Taxonomy | None, name: str) -> list[str] | None:
-    return None if taxonomy is None else list(getattr(taxonomy, name))
+    """The ids a field may name; an id the taxonomy misspells is not offered (its own line says why)."""
+    return None if taxonomy is None else [i for i in getattr(taxonomy, name) if is_valid_id(i)]
 
 CONCEPT_KEYS = ("title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary", "references")
 QUESTION_KEYS = ("text", "brief", "primary", "related", "difficulty", "follow_ups")
@@ -413,7 +440,7 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
         r.check_keys(ROUND_KEYS)
         rounds.append(Round(r.text("name"), r.location(), r.ids("questions"), r.ids("topics"), r.texts("other"), r.ids("coding")))
     company = f.choice("company", _vocabulary(taxonomy, "company"), "company", required=kind == "interview",
-                       add="; to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en") or None
+                       add="; to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文), en and teams") or None
     team = f.text("team", False)
     if team and company and taxonomy is not None and company in taxonomy.company:
         teams = list(taxonomy.company[company].teams)
@@ -738,21 +765,73 @@ def adjacent_display_math(body: str, path: str, first: int) -> list[Problem]:
 
 
 def unsafe_html(body: str, path: str, first: int) -> list[Problem]:
-    """Raw HTML is limited to a few inline tags without scripts, styles or event handlers."""
+    """Raw HTML is limited to a few inline tags (class and title only); links go to http(s) pages,
+    mail or the site; attribute lists set ids, classes and a few harmless attributes. Anything
+    that starts like a tag and is not one of those is refused, so nothing a browser could read as
+    markup slips past a pattern that reads it differently."""
     found: list[Problem] = []
-    masked = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), mask(body))
-    for match in _TAG.finditer(masked):
-        line = first + line_at(masked, match.start())
-        tag = match.group(2).lower()
-        if tag not in SAFE_TAGS:
-            found.append(Problem(path, line, "html", f"raw HTML <{tag}> is not allowed in content; write Markdown (allowed tags: {', '.join(sorted(SAFE_TAGS))})"))
+    masked = mask(body)
+
+    def problem(offset: int, field: str, message: str) -> None:
+        found.append(Problem(path, first + line_at(masked, offset), field, message))
+
+    for match in _TAG_START.finditer(masked):
+        at = match.start()
+        if _SAFE_TAG.match(masked, at):
             continue
-        for attr in _ATTRIBUTE.finditer(match.group(3) or ""):
-            name = attr.group(1).lower()
-            if name not in SAFE_ATTRIBUTES:
-                found.append(Problem(path, line, "html", f"attribute '{name}' on <{tag}> is not allowed (allowed: {', '.join(sorted(SAFE_ATTRIBUTES))})"))
-    for match in _LINK_TARGET.finditer(masked):
+        autolink = _AUTOLINK.match(masked, at)
+        if autolink:
+            _check_link(autolink.group(1), lambda m: problem(at, "link", m))
+            continue
+        if masked.startswith("<!--", at):
+            problem(at, "html", "HTML comments are not allowed in content; delete it or say it in the text")
+            continue
+        if masked[at + 1] in "!?":
+            problem(at, "html", f"'{masked[at:at + 2]}' starts markup that is not allowed in content; write Markdown")
+            continue
+        name = _TAG_NAME.match(masked, at).group(1).lower()
+        line_end = masked.find("\n", at) % (len(masked) + 1)
+        if ">" not in masked[at:line_end]:
+            problem(at, "html", f"'{masked[at:at + 2]}' reads as the start of an HTML tag; write &lt; for a literal '<', or put it in `code`")
+            continue
+        if name not in SAFE_TAGS:
+            problem(at, "html", f"raw HTML <{name}> is not allowed in content; write Markdown (allowed tags: {', '.join(sorted(SAFE_TAGS))})")
+            continue
+        tag = masked[at : masked.find(">", at) + 1]
+        bad = [a for a in _attribute_names(tag) if a not in SAFE_ATTRIBUTES]
+        if bad:
+            problem(at, "html", f"attribute '{bad[0]}' on <{name}> is not allowed (allowed: {', '.join(sorted(SAFE_ATTRIBUTES))})")
+        else:
+            problem(at, "html", f"write the attributes of <{name}> as name=\"value\" (allowed: {', '.join(sorted(SAFE_ATTRIBUTES))})")
+    for match in _LINK_TARGETS.finditer(masked):
         target = match.group(1) if match.group(1) is not None else match.group(2)
-        if target and _UNSAFE_SCHEME.match(target):
-            found.append(Problem(path, first + line_at(masked, match.start()), "link", f"'{target.split(':')[0]}:' links are not allowed; link to http(s) pages or to [[ids]]"))
+        _check_link(target, lambda m, at=match.start(): problem(at, "link", m))
+    for match in _ATTR_LIST.finditer(masked):
+        for token in match.group(1).split():
+            key = token.split("=", 1)[0].lower()
+            if "=" in token and re.fullmatch(r"[a-z_:][-\w:.]*", key) and key not in _ATTR_LIST_KEYS:
+                problem(match.start(), "attributes", f"an attribute list may not set '{key}' (it may set #id, .class, "
+                                                     f"{', '.join(sorted(_ATTR_LIST_KEYS))}); write \\{{ for a literal brace")
     return found
+
+
+def _check_link(target: str, fail) -> None:
+    scheme = url_scheme(target)
+    if scheme and scheme not in LINK_SCHEMES:
+        fail(f"'{scheme}:' links are not allowed; link to http(s) pages or to [[ids]]")
+
+
+def _attribute_names(tag: str) -> list[str]:
+    """The attribute names a browser would read in one start tag."""
+    names: list[str] = []
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, name: str, attrs: list[tuple[str, str | None]]) -> None:
+            names.extend(a for a, _ in attrs)
+
+        handle_startendtag = handle_starttag
+
+    reader = Reader()
+    reader.feed(tag)
+    reader.close()
+    return names

@@ -12,6 +12,7 @@
     var P = window.guideProgress;
     var data = JSON.parse(app.querySelector("#mock-data").textContent);
     var form = app.querySelector("form");
+    form.addEventListener("submit", function (event) { event.preventDefault(); });  // settings only
     var card = new window.guideCard(app.querySelector(".guide-practice__card"));
     var count = app.querySelector(".guide-practice__count");
     var statusLine = app.querySelector(".guide-practice__status");

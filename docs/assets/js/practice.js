@@ -275,6 +275,7 @@
   function setupDrill(app, s) {
     var data = JSON.parse(app.querySelector("#practice-data").textContent);
     var form = app.querySelector("form");
+    form.addEventListener("submit", function (event) { event.preventDefault(); });  // filters only
     var card = new Card(app.querySelector(".guide-practice__card"));
     var count = app.querySelector(".guide-practice__count");
     var statusLine = app.querySelector(".guide-practice__status");

@@ -314,6 +314,7 @@
     ui.toggle.addEventListener("change", function () {
       if (ui.toggle.checked) setTimeout(function () { ui.input.focus(); }, 50);
     });
+    ui.form.addEventListener("submit", function (event) { event.preventDefault(); });  // Enter opens a result
     ui.form.addEventListener("reset", function () {
       setTimeout(function () { search(ui, ""); ui.input.focus(); }, 0);
     });
