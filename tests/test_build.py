@@ -199,7 +199,8 @@ def test_failed_build_reports_every_problem_and_keeps_the_last_site(tmp_path):
     assert "Traceback" not in output
     assert "content/concepts/ppo-clip.md:4: topic: unknown topic 'policy-optimisation' (did you mean 'policy-optimization'?)" in output
     assert "content/concepts/ppo-clip.md:7: prerequisites: unknown concept 'polcy-gradient' (did you mean 'policy-gradient'?)" in output
-    assert "content/questions/broken.md:3: front matter is not valid YAML" in output
+    assert ("content/questions/broken.md:2: front matter is not valid YAML: the bracket [ opened on this line is never "
+            "closed on it; add the closing ]") in output
     assert "problem(s) in the guide's sources; nothing was built and site/ was left as it was" in output
     assert _tree_digest(site) == before
 

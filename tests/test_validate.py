@@ -36,7 +36,8 @@ def test_valid_corpus_builds(tmp_path):
 CASES = {
     "broken YAML": (
         {"concepts/alpha.md": "---\ntitle: [unclosed\nen: x\n---\n"},
-        ["content/concepts/alpha.md:3: front matter is not valid YAML: did not find expected ',' or ']'"],
+        ["content/concepts/alpha.md:2: front matter is not valid YAML: the bracket [ opened on this line is never closed on it; "
+         "add the closing ]"],
     ),
     "missing field": (
         {"concepts/alpha.md": "---\ntitle: 阿尔法\nen: Alpha\ntopic: basics\ndifficulty: basic\n---\n" + CONCEPT_BODY},
@@ -53,7 +54,7 @@ CASES = {
     ),
     "mistyped field": (
         {"concepts/alpha.md": concept(extra="aliases: 7\n")},
-        ["content/concepts/alpha.md:7: aliases: expected a list of text, got a number (7)"],
+        ['content/concepts/alpha.md:7: aliases: expected a list of text, got a number (7); write it as a list: aliases: ["7"]'],
     ),
     "text where a list is expected": (
         {"concepts/beta.md": concept("贝塔", extra="prerequisites: alpha\n")},
@@ -66,12 +67,12 @@ CASES = {
     "unknown company": (
         {"reports/r-one.md": report(company="acmee")},
         ["content/reports/r-one.md:3: company: unknown company 'acmee' (did you mean 'acme'?); known: acme, initech; "
-         "to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en"],
+         "to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文), en and teams"],
     ),
     "a new company": (
         {"reports/r-one.md": report(company="meituan")},
         ["content/reports/r-one.md:3: company: unknown company 'meituan'; known: acme, initech; "
-         "to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文) and en"],
+         "to add one, add an entry under companies: in content/taxonomy.yml with its id, name (中文), en and teams"],
     ),
     "a concept listed as a question": (
         {"reports/r-one.md": report(rounds="  - name: 一面\n    questions: [q-one, alpha]\n")},
@@ -159,7 +160,7 @@ CASES = {
     ),
     "duplicate key": (
         {"concepts/alpha.md": concept(extra="title: 又一个\n")},
-        ["content/concepts/alpha.md:7: title: this key appears twice; keep one"],
+        ["content/concepts/alpha.md:7: title: this key appears twice (first on line 2); keep one"],
     ),
     "bad file name": (
         {"concepts/Alpha Two.md": concept()},
@@ -246,3 +247,61 @@ def test_a_sheet_leaves_out_what_its_topic_does_not_list_and_names_it(tmp_path):
     sheet = build(tmp_path, templates=TEMPLATES).pages["cheatsheets/basics.md"]
     assert "## [贝塔](/concepts/beta.md)" in sheet and "## [阿尔法]" not in sheet
     assert "本表未收（速查见各自笔记）：[阿尔法](/concepts/alpha.md)。" in sheet
+
+
+# --- no input ends in a traceback -------------------------------------------------------------
+
+YAML_VALUES = ["~", "", "yes", "off", "2025", "-3.5", ".nan", ".inf", "2025-13-40", "2025-01-01T10:00:00", "[]", "{}",
+               "[a, [b]]", "{a: 1}", "[~]", "[yes, 2]", "!!binary aGVsbG8=", "!!set {a, b}", "!!python/object:os.system x",
+               "!!int x", "!!float y", "!!timestamp z", "&a x", "*a", '"unclosed', "'x", "[a, b", "{a: 1", "0x1F", "-",
+               "|\n  two\n  lines", "<<: {a: 1}", "? [a]\n: b", "\t1", "'<script>alert(1)</script>'"]
+"""YAML an author could write where a field's value goes: every type, tags, anchors, broken quoting."""
+
+
+def with_field(text: str, name: str, value: str) -> str:
+    """`text` (front matter first) with field `name` set to `value` (its old value and any indented
+    continuation lines replaced), or added when absent."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith(name + ":")), None)
+    if at is None:
+        lines.insert(1, f"{name}: {value}")
+    else:
+        end = at + 1
+        while end < len(lines) and lines[end].startswith(" "):
+            end += 1
+        lines[at:end] = [f"{name}: {value}"]
+    return "\n".join(lines)
+
+
+FIELDS = {
+    "concepts/alpha.md": ["title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary",
+                          "references"],
+    "questions/q-one.md": ["text", "brief", "primary", "related", "difficulty", "follow_ups"],
+    "reports/r-one.md": ["title", "kind", "company", "team", "role", "date", "source", "duplicate_of", "summary", "rounds"],
+}
+
+
+@pytest.mark.parametrize("path", list(FIELDS))
+def test_no_yaml_value_in_any_field_ends_in_a_traceback(tmp_path, path):
+    """Every field of every kind, set to every shape of YAML value: the build succeeds or reports
+    problems, at least one of them in the file that was changed; no other exception escapes."""
+    for n, (name, value) in enumerate((name, value) for name in FIELDS[path] for value in YAML_VALUES):
+        files = valid_files()
+        files[path] = with_field(files[path], name, value)
+        root = write_corpus(tmp_path / str(n), files)
+        try:
+            build(root, templates=TEMPLATES, run_snippets=False)
+        except ContentError as err:
+            assert any(p.path == f"content/{path}" for p in err.problems), (name, value, err.problems)
+
+
+def test_no_yaml_value_in_the_taxonomy_ends_in_a_traceback(tmp_path):
+    for n, (old, value) in enumerate((old, value) for old in ("title: 基础", "name: 某公司", "id: basic", "en: Basics")
+                                     for value in YAML_VALUES):
+        key = old.split(":")[0]
+        taxonomy = TAXONOMY.replace(old, f"{key}: {value}", 1)
+        root = write_corpus(tmp_path / str(n), valid_files(), taxonomy=taxonomy)
+        try:
+            build(root, templates=TEMPLATES, run_snippets=False)
+        except ContentError as err:
+            assert err.problems, (old, value)

@@ -26,8 +26,28 @@ MAX_BYTES = 1_000_000
 """A content file larger than this is a mistake (a pasted log, a binary): say so instead of slowing
 every build and every page that shows it."""
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml when PyYAML was built with it (several times faster); same safe semantics and marks."""
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """PyYAML's safe loader, except that dates stay text (`date: 2025-03` and `date: 2025-13-40`
+    alike reach validation, which names the field) and a value its tag cannot hold (`!!int x`)
+    is a YAML error at its own line instead of a Python exception."""
+
+    yaml_implicit_resolvers = {first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+                               for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()}
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, TypeError, OverflowError, AttributeError) as err:
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise yaml.constructor.ConstructorError(None, None, f"'{node.value}' is tagged !!{kind} but is not one; "
+                                                    "remove the tag", node.start_mark) from None
+
 
 FieldPath = tuple[Any, ...]
 """Path into front matter: ('rounds', 0, 'questions', 2)."""
@@ -50,6 +70,8 @@ class Document:
     """Line of the opening `---` (or 1 for YAML files)."""
     body: str = ""
     body_line: int = 1
+    written: dict[FieldPath, str] = field(default_factory=dict)
+    """Each plain value exactly as written (`yes`, `2025`), to quote it back when YAML typed it."""
 
     def line(self, *path: Any) -> int:
         """The line of the deepest known prefix of `path`, or the start of the front matter."""
@@ -154,22 +176,26 @@ def _read_document(raw: bytes, kind: str, display: str, stem: str) -> Document |
         return Problem(display, 1, "", "no front matter: the file must start with a '---' line, YAML fields, and a closing '---' line")
     parsed = parse_yaml(match.group(1), display, first_line=2)
     if isinstance(parsed, Problem):
-        if kind == "reports" and _top_level_key(match.group(1), parsed.line - 2) == "rounds":
+        indentation = any(words in parsed.message for words in INDENTATION_ERRORS)
+        if kind == "reports" and indentation and _top_level_key(match.group(1), parsed.line - 2) == "rounds":
             return Problem(parsed.path, parsed.line, "rounds", parsed.message.replace("front matter is not valid YAML: ", "")
                            + "; " + ROUNDS_SHAPE)
         return parsed
-    data, lines = parsed
+    data, lines, written = parsed
     if data is None:
         data = {}
     if not isinstance(data, dict):
         return Problem(display, 2, "", "front matter must be YAML fields (key: value), not a list or a single value")
     body_line = text[: match.end()].count("\n") + 1
-    return Document(kind, display, stem, data, lines, 1, text[match.end() :], body_line)
+    return Document(kind, display, stem, data, lines, 1, text[match.end() :], body_line, written)
 
 
 ROUNDS_SHAPE = ("rounds is a list with one entry per round: '  - name: 一面' (two spaces, a dash), then its fields "
                 "indented two more spaces: '    questions: [ppo-clip-why]', '    topics: [gae]', '    other: [手撕 LRU]'")
-"""The expected shape, told when YAML inside `rounds` does not parse (PyYAML's own words do not say)."""
+"""The expected shape, told when the indentation inside `rounds` does not parse (PyYAML's own words do not say)."""
+
+INDENTATION_ERRORS = ("expected '-' indicator", "expected <block end>", "expected key", "mapping values are not allowed")
+"""PyYAML's words for a block whose indentation is off."""
 
 
 def _top_level_key(front_matter: str, index: int) -> str | None:
@@ -188,52 +214,103 @@ def read_taxonomy(path: Path, display: str) -> Document | Problem:
     parsed = parse_yaml(text, display, first_line=1, what="the taxonomy")
     if isinstance(parsed, Problem):
         return parsed
-    data, lines = parsed
+    data, lines, written = parsed
     if not isinstance(data, dict):
         return Problem(display, 1, "", "the taxonomy must be a YAML mapping with topics, companies and difficulties")
-    return Document("taxonomy", display, path.stem, data, lines, 1)
+    return Document("taxonomy", display, path.stem, data, lines, 1, written=written)
 
 
-def parse_yaml(text: str, display: str, first_line: int, what: str = "front matter") -> tuple[Any, dict[FieldPath, int]] | Problem:
-    """Parse YAML; return the value and the file line of every key and item."""
+def parse_yaml(text: str, display: str, first_line: int, what: str = "front matter") -> tuple[Any, dict[FieldPath, int], dict[FieldPath, str]] | Problem:
+    """Parse YAML; return the value, the file line of every key and item, and every plain
+    (unquoted) value as written."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            return None, {}
+            return None, {}, {}
         lines: dict[FieldPath, int] = {}
-        duplicate = _record_lines(node, (), first_line, lines)
-        if duplicate:
-            key, line = duplicate
-            return Problem(display, line, str(key), "this key appears twice; keep one")
-        return loader.construct_document(node), lines
+        written: dict[FieldPath, str] = {}
+        shape = _record_lines(node, (), first_line, lines, written, set())
+        if shape:
+            line, name, message = shape
+            return Problem(display, line, name, message)
+        return loader.construct_document(node), lines, written
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
         line = first_line + (mark.line if mark else 0)
+        opened = unclosed_opening(text, line - first_line)
+        if opened is not None:
+            at, char = opened
+            closer = {"[": "]", "{": "}"}.get(char, char)
+            return Problem(display, first_line + at, "", f"{what} is not valid YAML: the {'quote' if char in QUOTES else 'bracket'} "
+                                                         f"{char} opened on this line is never closed on it; add the closing {closer}")
         reason = getattr(err, "problem", None) or str(err).splitlines()[0]
         return Problem(display, line, "", f"{what} is not valid YAML: {reason}")
     finally:
         loader.dispose()
 
 
-def _record_lines(node: yaml.Node, path: FieldPath, offset: int, lines: dict[FieldPath, int]) -> tuple[str, int] | None:
-    """Fill `lines`; return (key, line) of the first duplicated mapping key, if any."""
+QUOTES = "\"'"
+
+
+def unclosed_opening(text: str, error_line: int) -> tuple[int, str] | None:
+    """The first line, up to the one YAML stopped at (0-based), whose value opens a quote or a
+    bracket that the line does not close: YAML reads on into the following lines and reports the
+    mistake where it gives up, often lines later. Front matter keeps each value on its line."""
+    for index, line in enumerate(text.split("\n")[: error_line + 1]):
+        value = re.match(r"^\s*(?:-\s+)?(?:[^\s:#'\"\[\]{}][^:#]*?:\s+|-\s+)?(.*)$", line)
+        rest = value.group(1) if value else ""
+        if rest[:1] in QUOTES:
+            quote = rest[0]
+            body = rest[1:].replace("''", "") if quote == "'" else re.sub(r"\\.", "", rest[1:])
+            if quote not in body:
+                return index, quote
+        elif rest[:1] in "[{":
+            depth, quote = 0, ""
+            for char in rest:
+                if quote:
+                    quote = "" if char == quote else quote
+                elif char in QUOTES:
+                    quote = char
+                elif char in "[{":
+                    depth += 1
+                elif char in "]}":
+                    depth -= 1
+                elif char == "#" and depth <= 0:
+                    break
+            if depth > 0:
+                return index, rest[0]
+    return None
+
+
+def _record_lines(node: yaml.Node, path: FieldPath, offset: int, lines: dict[FieldPath, int],
+                  written: dict[FieldPath, str], seen: set[int]) -> tuple[int, str, str] | None:
+    """Fill `lines` and `written`; return (line, field, message) for the first thing front matter
+    must not hold: a key written twice, a key that is not a plain name, or an alias (`*name`)."""
+    if id(node) in seen:
+        return (lines.get(path, node.start_mark.line + offset), ".".join(str(p) for p in path if isinstance(p, str)),
+                "YAML anchors and aliases (&name, *name) are not read; write the value out")
+    seen.add(id(node))
+    if isinstance(node, yaml.ScalarNode) and not node.style:  # plain: None in PyYAML, "" in libyaml
+        written[path] = node.value
     if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
+        first: dict[str, int] = {}
         for key_node, value_node in node.value:
-            key = key_node.value
             line = key_node.start_mark.line + offset
-            if key in seen:
-                return key, line
-            seen.add(key)
+            if not isinstance(key_node, yaml.ScalarNode):
+                return line, "", "a key must be a plain name (a word before ':'), not a list or a mapping"
+            key = key_node.value
+            if key in first:
+                return line, key, f"this key appears twice (first on line {first[key]}); keep one"
+            first[key] = line
             lines[path + (key,)] = line
-            found = _record_lines(value_node, path + (key,), offset, lines)
+            found = _record_lines(value_node, path + (key,), offset, lines, written, seen)
             if found:
                 return found
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             lines[path + (index,)] = item.start_mark.line + offset
-            found = _record_lines(item, path + (index,), offset, lines)
+            found = _record_lines(item, path + (index,), offset, lines, written, seen)
             if found:
                 return found
     return None

@@ -64,11 +64,11 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
                  for s in snippets if len(s.segments) == 1 and without_asserts(s)]  # a task's checks: validate
     code = SnippetCheck(snippets, cache=root / ".cache" / "snippets.json") if run_snippets else None
     lap("validate")
-    links, link_problems = link(corpus)
+    links, link_problems = link(corpus, loaded.unreadable)
     problems += link_problems
     for path, text in docs.items():
         if isinstance(text, str):
-            problems += resolve(text, path, 1, links.table)[2]
+            problems += resolve(text, path, 1, links.table, loaded.unreadable)[2]
     lap("link")
     pages: dict[SrcUri, str] = {}
     if not problems:
