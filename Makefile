@@ -34,8 +34,8 @@ snippets: deps                  ## run one note's snippets afresh: make snippets
 new-concept: deps               ## scaffold content/concepts/$(ID).md
 	$(ENGINE) new concept $(ID)
 
-new-question: deps              ## scaffold content/questions/$(ID).md
-	$(ENGINE) new question $(ID)
+new-question: deps              ## scaffold content/questions/$(ID).md; TEXT="…" fills in the question and shows the nearest existing ones
+	$(ENGINE) new question $(ID) --text "$(TEXT)"
 
 new-report: deps                ## scaffold content/reports/$(ID).md
 	$(ENGINE) new report $(ID)

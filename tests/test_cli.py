@@ -94,18 +94,47 @@ def test_find_lists_matching_ids_best_first_with_their_titles(tmp_path):
     assert nothing.returncode == 1 and "nothing matches '量子纠缠'" in nothing.stderr
 
 
-def test_check_warns_of_an_alias_that_names_another_note_and_of_a_repeated_question(tmp_path):
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                   env={"PATH": "/usr/bin:/bin", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(root)})
+
+
+REWORDED = question().replace("问题？", "PPO 的目标里为什么要取 min？").replace("一句话答案。", "取 min 得到裁剪目标的悲观下界。")
+
+
+def test_check_warns_on_a_new_question_that_rewords_an_existing_one_and_of_an_alias_naming_another_note(tmp_path):
     files = valid_files()
-    files["concepts/beta.md"] = concept("贝塔", extra="prerequisites: [alpha]\naliases: [B, Alpha]\n")
-    files["questions/q-two.md"] = question().replace("问题？", "为什么 PPO 要对重要性比率做裁剪？")
-    files["questions/q-three.md"] = question().replace("问题？", "为什么 PPO 要对重要性比率做裁剪呢？")
+    files["questions/ppo-why-min.md"] = question().replace("问题？", "PPO/GRPO 的目标为什么要对 rA 和 clip(r)A 取 min？").replace(
+        "一句话答案。", "取 min 得到未裁剪目标的悲观下界：只在改得已经够多的方向上截断梯度。")
+    files["questions/q-two.md"] = question().replace("问题？", "KL 散度有哪几种估计？").replace("一句话答案。", "k1、k2、k3 三种。")
     write_corpus(tmp_path, files)
     (tmp_path / "templates").symlink_to(TEMPLATES)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "content")
+    git(tmp_path, "commit", "-qm", "guide")
+    (tmp_path / "content" / "questions" / "min-again.md").write_text(REWORDED, encoding="utf-8")  # the author's new file
+    (tmp_path / "content" / "concepts" / "beta.md").write_text(concept("贝塔", extra="prerequisites: [alpha]\naliases: [B, Alpha]\n"),
+                                                               encoding="utf-8")
     checked = run(tmp_path, "check")
     assert checked.returncode == 0, checked.stderr
     assert checked.stderr.splitlines() == [
         "content/concepts/beta.md:8: aliases: warning: 'Alpha' is the id of content/concepts/alpha.md; "
         "as an alias here it leads readers away from that note: drop it, or link there",
-        "content/questions/q-two.md:2: text: warning: nearly the same question as content/questions/q-three.md "
-        "(“为什么 PPO 要对重要性比率做裁剪呢？”); merge them, or word them so the difference shows",
+        "content/questions/min-again.md:2: text: warning: perhaps the same question as content/questions/ppo-why-min.md "
+        "(“PPO/GRPO 的目标为什么要对 rA 和 clip(r)A 取 min？”), which tests the same concept; if it is, merge them, "
+        "else word them so the difference shows",
     ]
+
+
+def test_new_question_with_its_text_shows_the_nearest_existing_questions_first(tmp_path):
+    files = valid_files()
+    files["questions/ppo-why-min.md"] = question().replace("问题？", "PPO 的目标为什么要取 min？")
+    write_corpus(tmp_path, files)
+    made = run(tmp_path, "new", "question", "min-again", "--text", "为什么 PPO 要取 min 而不是直接裁剪？")
+    assert made.returncode == 0, made.stderr
+    shown = made.stdout.splitlines()
+    assert shown[0] == "the bank's nearest questions; if yours is one of them, improve that one instead:"
+    assert shown[1].split()[1:] == ["content/questions/ppo-why-min.md", "PPO", "的目标为什么要取", "min？"]
+    written = (tmp_path / "content" / "questions" / "min-again.md").read_text(encoding="utf-8")
+    assert written.startswith('---\ntext: "为什么 PPO 要取 min 而不是直接裁剪？"\nbrief: <<待填写')

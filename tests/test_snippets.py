@@ -36,14 +36,14 @@ def guide(root, *args: str) -> subprocess.CompletedProcess[str]:
                           cwd=root, env={**os.environ, "PYTHONPATH": str(ROOT / "hooks")})
 
 
-def test_a_failing_assert_is_reported_at_its_own_line_with_its_message(tmp_path):
+def test_a_failing_assert_is_reported_at_its_own_line_with_its_message_and_values(tmp_path):
     project = make_tiny_project(tmp_path, with_code(CODE))
     lines = (project / "content/concepts/alpha.md").read_text(encoding="utf-8").split("\n")
     assert lines[22].startswith("assert total == 4")  # line 23 of the file
     result = guide(project, "check")
     assert result.returncode == 1
     assert result.stderr.splitlines() == [
-        "content/concepts/alpha.md:23: snippet: assert failed: 0 + 1 + 2 is 3, not 4",
+        "content/concepts/alpha.md:23: snippet: assert failed: 0 + 1 + 2 is 3, not 4 (where total = np.int64(3))",
         "1 problem(s)",
     ]
 
@@ -56,11 +56,11 @@ def test_other_failures_name_their_line_and_error(tmp_path):
         "content/concepts/alpha.md:22: snippet: IndexError: index 5 is out of bounds for axis 0 with size 2"]
 
 
-def test_a_bare_assert_shows_the_statement_and_a_snippet_without_asserts_is_refused(tmp_path):
+def test_a_bare_assert_shows_the_statement_and_its_values_and_a_snippet_without_asserts_is_refused(tmp_path):
     write_corpus(tmp_path, with_code("x = 1\nassert x == 2\n"))
     with pytest.raises(ContentError) as err:
         build(tmp_path, templates=TEMPLATES)
-    assert [str(p) for p in err.value.problems] == ["content/concepts/alpha.md:20: snippet: assert failed: assert x == 2"]
+    assert [str(p) for p in err.value.problems] == ["content/concepts/alpha.md:20: snippet: assert failed: assert x == 2 (where x = 1)"]
     write_corpus(tmp_path, with_code("print('no claim checked')\n"))
     with pytest.raises(ContentError) as err:
         build(tmp_path, templates=TEMPLATES)

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 from pathlib import Path
 
 from .errors import ContentError
-from .find import find, warnings
+from .find import close_questions, find, warnings
 from .load import load_content
 from .pipeline import build, corpus_snippets
 from .snippets import run, verdict
@@ -61,7 +63,7 @@ references:
 - <<待填写：第三条>>
 """,
     "question": """---
-text: <<待填写：面试官的原问题，写成一句疑问句>>
+{question_text}
 brief: <<待填写：一句话答案，也就是答题的第一句话>>
 primary: <<待填写：这道题考查的概念 id；make find Q=关键词 可以查>>
 related: []
@@ -89,6 +91,7 @@ rounds:
   - name: 一面
     questions: []
     topics: []
+    coding: []
     other: []
 ---
 
@@ -149,6 +152,8 @@ signature: "<<待填写：要写的函数签名，如 rms_norm(x, weight, eps=1e
 """What `make new-…` writes: every field and section, each value a `<<待填写：…>>` placeholder that
 `make check` rejects (naming file, line and field) until the author replaces it."""
 
+SCAFFOLD_TEXT = "text: <<待填写：面试官的原问题，写成一句疑问句>>"
+
 FOLDERS = {"concept": "concepts", "question": "questions", "report": "reports", "coding": "coding"}
 
 
@@ -163,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     new = sub.add_parser("new", help="scaffold a new content file")
     new.add_argument("kind", choices=sorted(SCAFFOLDS))
     new.add_argument("id", nargs="?", default="")
+    new.add_argument("--text", default="", help="a question's text: written into the scaffold, and the nearest "
+                                                "existing questions are shown first")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: current directory)")
     args = parser.parse_args(argv)
     args.root = args.root.resolve()  # node resolves KaTeX by this path; a relative one would be a module name
@@ -172,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         return find_ids(args.root, " ".join(args.query))
     if args.command == "snippets":
         return run_snippets(args.root, args.files)
-    return scaffold(args.root, args.kind, args.id)
+    return scaffold(args.root, args.kind, args.id, args.text)
 
 
 def check(root: Path) -> int:
@@ -185,10 +192,28 @@ def check(root: Path) -> int:
         return 1
     c = built.corpus
     lines = {d.path: d.lines for d in load_content(root / "content", root).documents}
-    for problem in warnings(c, lines):
+    for problem in warnings(c, lines, changed_files(root)):
         print(problem, file=sys.stderr)
     print(f"ok: {len(c.concepts)} concepts, {len(c.questions)} questions, {len(c.reports)} reports, {len(built.pages)} generated pages")
     return 0
+
+
+def changed_files(root: Path) -> set[str] | None:
+    """Content files added or changed since the last commit (paths as authors see them), or None
+    when `root` is not in a git work tree: what `make check` compares with the rest."""
+    try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True)
+        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all", "--", "content"],
+                                capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    repo = Path(top.stdout.strip())
+    changed = set()
+    for line in status.stdout.splitlines():
+        path = (repo / line[3:].split(" -> ")[-1].strip('"')).resolve()
+        if path.is_relative_to(root):
+            changed.add(path.relative_to(root).as_posix())
+    return changed
 
 
 def find_ids(root: Path, query: str) -> int:
@@ -230,7 +255,7 @@ def run_snippets(root: Path, files: list[Path]) -> int:
     return 1 if failed or unknown or not chosen else 0
 
 
-def scaffold(root: Path, kind: str, entity_id: str) -> int:
+def scaffold(root: Path, kind: str, entity_id: str, question_text: str = "") -> int:
     if not entity_id:
         print(f"usage: make new-{kind} ID=<kebab-case-id>", file=sys.stderr)
         return 2
@@ -257,7 +282,16 @@ def scaffold(root: Path, kind: str, entity_id: str) -> int:
         companies=" / ".join(c.id for c in taxonomy.companies),
         difficulties=" / ".join(d.id for d in taxonomy.difficulties),
         coding_kinds=" / ".join(k.id for k in taxonomy.coding_kinds),
+        question_text=SCAFFOLD_TEXT,
     )
+    if kind == "question" and question_text.strip():
+        text = text.replace(SCAFFOLD_TEXT, "text: " + json.dumps(question_text.strip(), ensure_ascii=False), 1)
+        corpus, _ = validate(loaded)
+        near = close_questions(corpus, question_text)
+        if near:
+            print("the bank's nearest questions; if yours is one of them, improve that one instead:")
+            for score, q in near:
+                print(f"  {score:.2f}  {q.loc.path}  {q.text}")
     target = content / FOLDERS[kind] / f"{entity_id}.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")

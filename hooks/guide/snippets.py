@@ -93,12 +93,35 @@ def _asserts(code: str) -> bool:
 
 
 _CHILD = """
-import linecache, os, tempfile, traceback
+import ast, linecache, os, tempfile, traceback, types
 devnull = os.open(os.devnull, os.O_WRONLY)
 os.dup2(devnull, 1)
 os.dup2(devnull, 2)
 os.chdir(tempfile.mkdtemp(prefix="snippet-"))
 linecache.cache[filename] = (len(program), None, program.splitlines(True), filename)  # for the failing line's text
+def values_at(tb, line):
+    # The values of the plain names in the failing assert, as pytest shows them: "(where x = 3)".
+    while tb is not None and not (tb.tb_frame.f_code.co_filename == filename and tb.tb_lineno == line):
+        tb = tb.tb_next
+    if tb is None:
+        return ""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError:
+        return ""
+    test = next((n.test for n in ast.walk(tree) if isinstance(n, ast.Assert) and n.lineno <= line <= (n.end_lineno or n.lineno)), None)
+    if test is None:
+        return ""
+    names = dict.fromkeys(n.id for n in ast.walk(test) if isinstance(n, ast.Name))
+    scope = {**tb.tb_frame.f_globals, **tb.tb_frame.f_locals}
+    shown = []
+    for name in names:
+        value = scope.get(name, scope)
+        if value is scope or callable(value) or isinstance(value, types.ModuleType):
+            continue
+        text = " ".join(repr(value).split())
+        shown.append(f"{name} = {text if len(text) <= 80 else text[:77] + '...'}")
+    return f" (where {', '.join(shown)})" if shown else ""
 try:
     exec(compile(program, filename, "exec"), {"__name__": "__main__"})
 except SyntaxError as err:
@@ -109,7 +132,7 @@ except BaseException as err:
     statement = (frames[-1].line or "").strip() if frames else ""
     detail = str(err).strip()
     if isinstance(err, AssertionError):
-        conn.send((line, f"assert failed: {detail or statement}"))
+        conn.send((line, f"assert failed: {detail or statement}" + values_at(err.__traceback__, line)))
     else:
         conn.send((line, f"{type(err).__name__}: {detail}" if detail else type(err).__name__))
 else:
