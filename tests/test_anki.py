@@ -180,3 +180,12 @@ def test_the_build_writes_the_deck_the_practice_page_links_to(built_site):
     assert target == (built_site / "downloads" / "rl-interview-guide.apkg").resolve() and target.stat().st_size > 10_000
     with zipfile.ZipFile(target) as deck:
         assert "collection.anki2" in deck.namelist()
+
+
+def test_answer_html_in_the_deck_goes_through_the_sanitiser():
+    """Anki runs a card's scripts: even HTML the content checks would have refused loses everything live."""
+    from guide.anki import sanitise
+
+    dirty = ('<p onclick="x()">答案 <img src=x onerror=alert(1)><script>alert(2)</script>'
+             '<a href="javascript:alert(3)">链接</a> <a href="https://a.example/p">原文</a> <code class="py">f(x)</code></p>')
+    assert sanitise(dirty) == ('<p>答案 <a>链接</a> <a href="https://a.example/p">原文</a> <code class="py">f(x)</code></p>')

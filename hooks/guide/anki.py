@@ -31,6 +31,7 @@ from xml.etree.ElementTree import Element
 
 import genanki
 import markdown
+import nh3
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
@@ -178,7 +179,19 @@ class _Renderer:
         assert self.links.processor is not None
         self.links.processor.page = page
         self.md.reset()
-        return self.md.convert(text)
+        return sanitise(self.md.convert(text))
+
+
+DECK_TAGS = frozenset(nh3.ALLOWED_TAGS - {"img", "area", "map"})
+"""What an answer's HTML may hold in a card: text markup, lists, tables, code, links. Anki runs
+a card's scripts (desktop and AnkiDroid alike), so its HTML goes through a maintained sanitiser."""
+
+
+def sanitise(fragment: str) -> str:
+    """The answer's HTML with nothing that could run or load: ammonia (nh3) keeps the text markup,
+    classes (for code highlighting) and http(s) links, and drops everything else."""
+    return nh3.clean(fragment, tags=set(DECK_TAGS), attributes={"*": {"class", "title"}, "a": {"href"}, "td": {"align"}, "th": {"align"}},
+                     url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
 
 
 def _tags(built: Built, question: Question) -> list[str]:
