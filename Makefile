@@ -13,7 +13,8 @@ export NO_MKDOCS_2_WARNING := 1
 site: deps system-deps          ## build the whole site into site/: pages, search, cheat-sheet PDFs, Anki deck
 	$(MKDOCS) build --strict
 
-test: deps system-deps          ## run the whole test suite (unit, golden, build, browser)
+test: deps system-deps          ## run the whole test suite (unit, golden, build, browser, the study scripts' units)
+	npx --no-install vitest run --config tests/js/vitest.config.mjs
 	$(PY) -m pytest
 
 serve: deps                     ## live preview for authors: edits to content/ and templates/ reload

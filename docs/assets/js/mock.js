@@ -8,6 +8,26 @@
 (function () {
   "use strict";
 
+  function openings(data, company, topic) {
+    // The questions a session opens with: the company's (most asked first, as its reports give
+    // them) or all (most asked first), within the topic; questions that start a chain come first,
+    // as interviewers open with a core question and dig in.
+    var ids = company ? (data.companies[company] || []) : Object.keys(data.questions);
+    var list = ids.map(function (id) { return data.questions[id]; }).filter(function (q) { return q && (!topic || q.topic === topic); });
+    if (!company) list.sort(function (a, b) { return b.asked - a.asked || a.id.localeCompare(b.id); });
+    var chained = list.filter(function (q) { return q.follow_ups.length; });
+    var rest = list.filter(function (q) { return !q.follow_ups.length; });
+    return chained.concat(rest);
+  }
+
+  function followUp(data, q, rating, asked) {
+    // After a good answer (良好 / 简单), the first of its follow-ups not asked yet; else none.
+    if (rating < 3) return null;
+    return q.follow_ups.map(function (id) { return data.questions[id]; }).filter(function (f) { return f && !asked[f.id]; })[0] || null;
+  }
+
+  window.guideMock = { openings: openings, followUp: followUp };
+
   function setup(app, s) {
     var P = window.guideProgress;
     var data = JSON.parse(app.querySelector("#mock-data").textContent);
@@ -22,16 +42,6 @@
     var root = new URL("../../", document.querySelector("script[src*='assets/js/mock.js']").src);
     var progress = P.load();
     var state = null;
-
-    function pool(company, topic) {
-      var ids = company ? (data.companies[company] || []) : Object.keys(data.questions);
-      var list = ids.map(function (id) { return data.questions[id]; }).filter(function (q) { return q && (!topic || q.topic === topic); });
-      if (!company) list.sort(function (a, b) { return b.asked - a.asked || a.id.localeCompare(b.id); });
-      // Interviewers open with a core question and dig in: questions with follow-ups first.
-      var chained = list.filter(function (q) { return q.follow_ups.length; });
-      var rest = list.filter(function (q) { return !q.follow_ups.length; });
-      return chained.concat(rest);
-    }
 
     function clock() {
       if (!state) return;
@@ -60,12 +70,12 @@
     function begin() {
       var company = form.elements.company.value;
       var topic = form.elements.topic.value;
-      var openings = pool(company, topic);
-      if (!openings.length) {
+      var first = openings(data, company, topic);
+      if (!first.length) {
         statusLine.textContent = company ? "这家公司的面经里没有这个专题的题，换个组合试试。" : "这个范围里没有题。";
         return;
       }
-      state = { openings: openings, asked: {}, log: [], current: null, timeUp: false,
+      state = { openings: first, asked: {}, log: [], current: null, timeUp: false,
                 deadline: Date.now() + Number(form.elements.minutes.value) * 60000 };
       summary.hidden = true;
       summary.innerHTML = "";
@@ -82,8 +92,7 @@
       P.grade(s, progress, q.id, rating, new Date());
       state.log.push({ q: q, rating: rating });
       if (state.timeUp) return finish("时间到。");
-      var follow = rating >= 3 ? q.follow_ups.map(function (id) { return data.questions[id]; })
-        .filter(function (f) { return f && !state.asked[f.id]; })[0] : null;
+      var follow = followUp(data, q, rating, state.asked);
       if (follow) return ask(follow, "追问");
       var opening = nextOpening();
       if (opening) return ask(opening, state.log.length ? "换个问题" : "");

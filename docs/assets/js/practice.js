@@ -164,9 +164,33 @@
     return (progress.cards[id] || progress.last[id]) ? cardOf(s, progress, id, now).due <= now : false;
   }
 
+  function seen(progress, id) { return Boolean(progress.cards[id] || progress.last[id]); }
+
+  function newLeft(progress, now) {
+    // New questions still allowed today at the reader's pace.
+    return Math.max(0, progress.settings.newPerDay - (progress.newDays[dayKey(now)] || 0));
+  }
+
+  var NEW_EVERY = 3;
+
+  function todaysQueue(s, progress, pool, now) {
+    // Due cards first (oldest due first), with new questions mixed in: one after every NEW_EVERY.
+    // New questions come in the pool's order (the guide's learning order), foundations first.
+    var due = pool.filter(function (q) { return isDue(s, progress, q.id, now); });
+    due.sort(function (a, b) { return cardOf(s, progress, a.id, now).due - cardOf(s, progress, b.id, now).due; });
+    var fresh = pool.filter(function (q) { return !seen(progress, q.id); }).slice(0, newLeft(progress, now));
+    var mixed = [];
+    while (due.length || fresh.length) {
+      mixed.push.apply(mixed, due.splice(0, NEW_EVERY));
+      if (fresh.length) mixed.push(fresh.shift());
+    }
+    return mixed;
+  }
+
   window.guideProgress = {
     load: load, save: save, merge: merge, known: known, withScheduler: withScheduler, grade: grade,
     preview: preview, isDue: isDue, cardOf: cardOf, dayKey: dayKey, interval: interval, RATINGS: RATINGS,
+    seen: seen, newLeft: newLeft, todaysQueue: todaysQueue, empty: empty,
   };
 
   // ---- marks on the bank and topic pages --------------------------------------------------------
@@ -300,32 +324,11 @@
       });
     }
 
-    function seen(q) { return Boolean(progress.cards[q.id] || progress.last[q.id]); }
-
-    function newLeft(now) {
-      return Math.max(0, progress.settings.newPerDay - (progress.newDays[dayKey(now)] || 0));
-    }
-
-    function today(now) {
-      // Due cards first (oldest due first), with new questions mixed in: one after every three.
-      // New questions come in the guide's learning order (the data is sorted so), foundations first.
-      var pool = selected();
-      var due = pool.filter(function (q) { return isDue(s, progress, q.id, now); });
-      due.sort(function (a, b) { return cardOf(s, progress, a.id, now).due - cardOf(s, progress, b.id, now).due; });
-      var fresh = pool.filter(function (q) { return !seen(q); }).slice(0, newLeft(now));
-      var mixed = [];
-      while (due.length || fresh.length) {
-        mixed.push.apply(mixed, due.splice(0, 3));
-        if (fresh.length) mixed.push(fresh.shift());
-      }
-      return mixed;
-    }
-
     function renderCounts() {
       var now = new Date();
       var pool = selected();
       dueCount.textContent = String(pool.filter(function (q) { return isDue(s, progress, q.id, now); }).length);
-      newCount.textContent = String(Math.min(newLeft(now), pool.filter(function (q) { return !seen(q); }).length));
+      newCount.textContent = String(Math.min(newLeft(progress, now), pool.filter(function (q) { return !seen(progress, q.id); }).length));
     }
 
     function renderTable() {
@@ -333,7 +336,7 @@
       var now = new Date();
       Array.prototype.forEach.call(table.rows, function (row) {
         var ids = data.questions.filter(function (q) { return q.topic === row.dataset.topic; });
-        var learned = ids.filter(seen).length;
+        var learned = ids.filter(function (q) { return seen(progress, q.id); }).length;
         var due = ids.filter(function (q) { return isDue(s, progress, q.id, now); }).length;
         [learned, due, ids.length - learned].forEach(function (value, i) {
           if (row.cells[i + 1].textContent !== String(value)) row.cells[i + 1].textContent = String(value);
@@ -409,7 +412,7 @@
       if (action.dataset.rating) return rate(Number(action.dataset.rating));
       var name = action.dataset.action;
       if (name === "review") {
-        var pool = today(new Date());
+        var pool = todaysQueue(s, progress, selected(), new Date());
         if (pool.length) start(pool);
         else statusLine.textContent = "今天这个范围里没有到期的题，也没有新题额度了。";
       } else if (name === "start") start(shuffle(selected()));
