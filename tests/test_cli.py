@@ -138,3 +138,13 @@ def test_new_question_with_its_text_shows_the_nearest_existing_questions_first(t
     assert shown[1].split()[1:] == ["content/questions/ppo-why-min.md", "PPO", "的目标为什么要取", "min？"]
     written = (tmp_path / "content" / "questions" / "min-again.md").read_text(encoding="utf-8")
     assert written.startswith('---\ntext: "为什么 PPO 要取 min 而不是直接裁剪？"\nbrief: <<待填写')
+
+
+def test_every_make_command_the_readme_names_exists_and_its_scaffold_examples_would_work():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z][a-z-]*):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+    named = set(re.findall(r"`make ([a-z][a-z-]*)", readme)) | set(re.findall(r"^make ([a-z][a-z-]*)", readme, re.M))
+    assert named and named <= targets, sorted(named - targets)
+    for kind, example in re.findall(r"make new-(concept|question|report|coding) ID=([a-z0-9-]+)", readme):
+        folder = {"concept": "concepts", "question": "questions", "report": "reports", "coding": "coding"}[kind]
+        assert not (ROOT / "content" / folder / f"{example}.md").exists(), f"README's example 'make new-{kind} ID={example}' would be refused"

@@ -126,3 +126,24 @@ def test_follow_ups_show_what_comes_next_and_link_back(tmp_path):
     last = built.pages["questions/q-three.md"]
     assert "这道题常是接着这些题问的：[问题？](/questions/q-one.md)、[接着问？](/questions/q-two.md)" in last
     assert "## 面试官可能接着问" not in built.pages["questions/q-one.md"].split("## 面试官可能接着问")[1]  # once
+
+
+def test_kaopin_counts_a_repost_once_whether_it_asks_a_question_or_lists_a_topic(tmp_path):
+    """r-two re-posts r-one: both ask q-one (primary alpha) and both list beta under topics. Each
+    concept is asked by one report, through either branch of the count."""
+    files = valid_files()
+    rounds = "  - name: 一面\n    questions: [q-one]\n    topics: [beta]\n"
+    files["reports/r-one.md"] = report(rounds=rounds)
+    files["reports/r-two.md"] = report(rounds=rounds, extra="duplicate_of: r-one\n")
+    write_corpus(tmp_path, files)
+    links = build(tmp_path, templates=TEMPLATES).links
+    assert links.reports_of == {"alpha": ["r-one"], "beta": ["r-one"]}
+    assert links.asked_in["q-one"] == ["r-one", "r-two"]  # where it was asked: both posts are shown
+
+
+def test_a_linked_title_stays_text_inside_its_link():
+    """A title holding ] or markup cannot end the link early or become markup: the label is text."""
+    table = {"odd": Target("concepts/odd.md", "a] (b) [c <d> *e* `f`", frozenset())}
+    text, _, found = resolve("见 [[odd]] 与 [[odd|x]y]]。", "x.md", 1, table)
+    assert found == []
+    assert text == ("见 [a&#93; (b) &#91;c &lt;d&gt; &#42;e&#42; <code>f</code>](/concepts/odd.md) 与 [[odd|x]y]]。")

@@ -1,5 +1,6 @@
 """Every page of the site, opened with every request to another host refused: no outside request,
-no JavaScript error, and every formula typeset by the site's own KaTeX."""
+no JavaScript error, and every formula typeset by the site's own KaTeX. (Reading the guide with the
+network cut is tests/test_study.py's saved-offline test.)"""
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,7 @@ UNTYPESET = """() => [...document.querySelectorAll('.arithmatex')]
     .filter(el => !el.querySelector('.katex')).map(el => el.textContent.trim().slice(0, 80))"""
 
 
-def test_every_page_works_offline(page, site_url, built_site):
+def test_every_page_needs_only_the_sites_own_files_and_typesets_its_formulas(page, site_url, built_site):
     paths = sorted(p.relative_to(built_site).parent.as_posix() for p in built_site.rglob("index.html"))
     assert len(paths) > 300
     failures = []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,12 @@ def test_keywords_sorted_by_pinyin():
     order = [page.index(f"[{term}]") for term in ("阿尔法", "Alpha", "贝塔", "Beta", "甲")]
     assert order == sorted(order)
     assert "## J {: #j }" in page
+
+
+def test_json_for_a_script_element_holds_no_markup_characters_and_reads_back_the_same():
+    from guide.render import script_json
+
+    data = {"text": "</script><script>alert(1)</script> <!-- <script> & a<b>c", "n": [1, 2]}
+    written = script_json(data)
+    assert not set("<>&") & set(written)
+    assert json.loads(written) == data

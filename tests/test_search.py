@@ -165,3 +165,12 @@ def test_a_stale_index_job_is_stopped_with_its_pagefind_process(tmp_path):
     finished = search.IndexJob(records[:3], tmp_path / "small")
     finished.wait()
     assert finished.cancel() is False and (tmp_path / "small" / "pagefind.js").is_file()
+
+
+def test_the_index_folds_width_and_case_as_the_query_does():
+    """A page written with full-width letters or capitals is found by what readers type, and a
+    query typed full-width finds a page written plainly: both sides normalise the same way."""
+    assert index_tokens("ＰＰＯ 的 Ｋｖ　Ｃａｃｈｅ，ＧＲＰＯ") == index_tokens("ppo 的 kv cache,grpo")
+    stored = index_tokens("ＰＰＯ 与 ＫＶ Ｃａｃｈｅ")
+    for query in ("ppo", "PPO", "kv cache", "ＫＶ"):
+        assert all(any(s.startswith(t) for s in stored) for t in query_tokens(query)), query

@@ -7,8 +7,10 @@ import datetime as dt
 import functools
 import http.server
 import json
+import re
 import shutil
 import threading
+from pathlib import Path
 
 import fsrs
 import pytest
@@ -56,17 +58,18 @@ def python_schedule(log):
     return out
 
 
-def test_review_intervals_match_the_python_fsrs_package(page, site_url):
+def test_the_guides_review_schedule_matches_the_python_fsrs_package(page, site_url):
+    """Grades given through practice.js itself (its scheduler settings, its stored cards), read back
+    from what it stored, against an independent FSRS implementation."""
     page.goto(site_url + "practice/")
     page.wait_for_selector("#practice[data-ready=true]")
-    browser = page.evaluate("""(log) => {
-        const F = window.FSRS, f = F.fsrs(F.generatorParameters({enable_fuzz: false}));
-        const start = Date.UTC(2026, 0, 1, 9);
-        let card = F.createEmptyCard(new Date(Date.UTC(2026, 0, 1)));
+    browser = page.evaluate("""async (log) => {
+        const P = window.guideProgress, s = await P.withScheduler();
+        const progress = P.empty(), start = Date.UTC(2026, 0, 1, 9);
         return log.map(([days, rating]) => {
-            const now = new Date(start + days * 86400e3);
-            card = f.next(card, now, rating).card;
-            return {due: card.due.getTime() / 1000, stability: card.stability, difficulty: card.difficulty};
+            P.grade(s, progress, "card", rating, new Date(start + days * 86400e3));
+            const stored = JSON.parse(localStorage.getItem("guide-progress-v2")).cards.card;
+            return {due: new Date(stored.due).getTime() / 1000, stability: stored.stability, difficulty: stored.difficulty};
         });
     }""", LOG)
     expected = python_schedule(LOG)
@@ -246,7 +249,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def served_copy(built_site, tmp_path):
     """A copy of the built site on its own server: the offline test may change it (a new build)."""
     site = tmp_path / "site"
-    shutil.copytree(built_site, site, ignore=shutil.ignore_patterns("pdf", "downloads"))
+    shutil.copytree(built_site, site)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield site, f"http://127.0.0.1:{server.server_address[1]}/"
@@ -274,6 +277,18 @@ def test_the_whole_guide_saved_offline_pages_search_and_sheets_work_without_the_
     assert cached == summary["count"]
 
     context.set_offline(True)
+    # Every page, font, PDF and the deck, fetched with the network cut: all from the saved copy.
+    wanted = sorted(p.relative_to(site).as_posix().removesuffix("index.html") for pattern in ("**/index.html", "**/*.woff2",
+                                                                                              "pdf/*.pdf", "downloads/*")
+                    for p in site.glob(pattern))
+    failed = page.evaluate("""async (paths) => {
+        const bad = [];
+        for (const path of paths) {
+            try { const r = await fetch(path); if (!r.ok) bad.push(path + ": " + r.status); } catch (e) { bad.push(path + ": " + e); }
+        }
+        return bad;
+    }""", wanted)
+    assert len(wanted) > 600 and failed == []
     page.goto(url + "concepts/cispo/")  # never visited
     assert page.title().startswith("CISPO")
     page.goto(url + "cheatsheets/rlhf/")
@@ -328,3 +343,18 @@ def test_map_shows_every_concept_and_nodes_navigate(page, site_url):
     page.locator(".concept-map a.map-node[data-id=grpo]").click()
     page.wait_for_url("**/concepts/grpo/")
     assert page.outside_requests == [] and page.js_errors == []
+
+
+def precached(site: Path) -> set[str]:
+    """The URLs (site-relative) in the worker's precache manifest."""
+    return set(re.findall(r'\{url:"([^"]+)",revision:', (site / "sw.js").read_text(encoding="utf-8")))
+
+
+def test_the_offline_copy_holds_every_page_font_and_download(built_site):
+    held = precached(built_site)
+    wanted = {p.relative_to(built_site).as_posix() for pattern in ("**/*.html", "**/*.woff2", "pdf/*.pdf", "downloads/*")
+              for p in built_site.glob(pattern)}
+    assert len([w for w in wanted if w.endswith(".woff2")]) >= 20 and len([w for w in wanted if w.endswith(".pdf")]) >= 10
+    assert sorted(wanted - held) == []
+    summary = json.loads((built_site / "offline.json").read_text(encoding="utf-8"))
+    assert summary["count"] == len(held)

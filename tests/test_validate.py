@@ -191,6 +191,14 @@ CASES = {
         ["content/questions/q-one.md:12: math: a display formula starts right after another one ends; "
          "put a blank line between them (otherwise both are read as one formula and cannot be typeset)"],
     ),
+    "too few 速查 bullets for a sheet": (
+        {"concepts/alpha.md": concept(body=CONCEPT_BODY.replace("- 第三条。\n", ""))},
+        ["content/concepts/alpha.md:24: sections: '## 速查' needs 3 to 8 top-level bullets (it feeds the cheat sheet), found 2"],
+    ),
+    "too many 速查 bullets for a sheet": (
+        {"concepts/alpha.md": concept(body=CONCEPT_BODY + "".join(f"- 第 {n} 条。\n" for n in range(4, 10)))},
+        ["content/concepts/alpha.md:24: sections: '## 速查' needs 3 to 8 top-level bullets (it feeds the cheat sheet), found 9"],
+    ),
     "script tag": (
         {"questions/q-one.md": question(body="答案。\n\n<script>alert(1)</script>\n")},
         ["content/questions/q-one.md:9: html: raw HTML <script> is not allowed in content; write Markdown "
@@ -281,6 +289,7 @@ FIELDS = {
 }
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", list(FIELDS))
 def test_no_yaml_value_in_any_field_ends_in_a_traceback(tmp_path, path):
     """Every field of every kind, set to every shape of YAML value: the build succeeds or reports
@@ -295,6 +304,7 @@ def test_no_yaml_value_in_any_field_ends_in_a_traceback(tmp_path, path):
             assert any(p.path == f"content/{path}" for p in err.problems), (name, value, err.problems)
 
 
+@pytest.mark.heavy
 def test_no_yaml_value_in_the_taxonomy_ends_in_a_traceback(tmp_path):
     for n, (old, value) in enumerate((old, value) for old in ("title: 基础", "name: 某公司", "id: basic", "en: Basics")
                                      for value in YAML_VALUES):

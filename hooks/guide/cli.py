@@ -199,8 +199,8 @@ def check(root: Path) -> int:
 
 
 def changed_files(root: Path) -> set[str] | None:
-    """Content files added or changed since the last commit (paths as authors see them), or None
-    when `root` is not in a git work tree: what `make check` compares with the rest."""
+    """Content files added since the last commit, staged or not (paths as authors see them), or
+    None when `root` is not in a git work tree: what `make check` compares with the rest."""
     try:
         top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True)
         status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all", "--", "content"],
@@ -210,6 +210,8 @@ def changed_files(root: Path) -> set[str] | None:
     repo = Path(top.stdout.strip())
     changed = set()
     for line in status.stdout.splitlines():
+        if line[:2] not in ("??", "A ", "AM"):
+            continue  # an edit to a file already committed is not a new question
         path = (repo / line[3:].split(" -> ")[-1].strip('"')).resolve()
         if path.is_relative_to(root):
             changed.add(path.relative_to(root).as_posix())

@@ -5,8 +5,8 @@ page, stylesheet, script, font and search-index file, each with a content revisi
 build replaces exactly what changed (Workbox removes outdated caches). Nothing is cached until a
 reader asks for it: the page registers the worker only when its `data-offline-save` control is
 pressed (docs/assets/js/offline.js), then shows the worker's download progress and, after later
-builds, that an update is ready. PDFs and the Anki deck are downloads, not pages: left out.
-`offline.json` tells the control how much there is to download.
+builds, that an update is ready. The PDFs and the Anki deck are saved too, so 下载 PDF works on
+the train. `offline.json` tells the control how much there is to download.
 """
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from pathlib import Path
 GENERATE = r"""
 const { generateSW } = require(process.argv[1]);
 const site = process.argv[2];
+const PATTERNS = JSON.parse(process.argv[3]);
 generateSW({
   globDirectory: site,
-  globPatterns: ["**/*.{html,css,js,json,woff2,svg,png,webmanifest}", "pagefind/**/*"],
-  globIgnores: ["sw.js", "offline.json", "pdf/**", "downloads/**", "**/*.map"],
+  globPatterns: PATTERNS,
+  globIgnores: ["sw.js", "offline.json", "**/*.map"],
   swDest: site + "/sw.js",
   cacheId: "rl-interview-guide",
   clientsClaim: true,
@@ -41,6 +42,11 @@ generateSW({
 """
 
 
+PRECACHE = ["**/*.{html,css,js,json,woff2,svg,png,webmanifest,pdf,apkg}", "pagefind/**/*"]
+"""What the offline copy holds: every page and what pages load (styles, scripts, fonts, icons,
+the search index), and what they link for download (the cheat sheets' PDFs, the Anki deck)."""
+
+
 class OfflineError(RuntimeError):
     """Workbox could not write the service worker; the message says why."""
 
@@ -50,7 +56,7 @@ def write_service_worker(site: Path, root: Path) -> dict:
     workbox = root / "node_modules" / "workbox-build"
     if not (workbox / "package.json").is_file():
         raise OfflineError(f"workbox-build is not installed ({workbox} is missing): run 'make site', which runs 'npm ci'")
-    done = subprocess.run(["node", "-e", GENERATE, str(workbox), str(site)], capture_output=True, text=True)
+    done = subprocess.run(["node", "-e", GENERATE, str(workbox), str(site), json.dumps(PRECACHE)], capture_output=True, text=True)
     if done.returncode != 0:
         raise OfflineError(f"the service worker could not be generated: {done.stderr.strip()[:300]}")
     result = json.loads(done.stdout)
