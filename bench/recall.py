@@ -1,11 +1,13 @@
 """Search recall on real interview questions, typed into the built site's search box in Chromium.
 
-Two sets, reported side by side (README: Search):
+Three sets, reported side by side (README: Search):
 - tests/real_questions.yml, the tuned set: collected together with the aliases it tests.
+- tests/dev_questions.yml, the development set: new questions the ranking may be tuned against
+  (never a source of aliases).
 - tests/heldout_questions.yml, the held-out set: collected before search or content changed,
   queries written from the question alone, never used to add aliases or edit queries.
 
-Usage: bench/recall.py [SITE_DIR] [--misses]   (SITE_DIR defaults to site/, built by `make site`)
+Usage: bench/recall.py [SITE_DIR] [--misses] [--skip-heldout]   (SITE_DIR defaults to site/, built by `make site`)
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def heldout_hit(item: dict, found: list[str]) -> str:
     return "miss"
 
 
-def measure(site: Path, show_misses: bool) -> dict[str, str]:
+def measure(site: Path, show_misses: bool, heldout: bool = True) -> dict[str, str]:
     from playwright.sync_api import sync_playwright
 
     handler = functools.partial(_QuietHandler, directory=str(site))
@@ -54,16 +56,25 @@ def measure(site: Path, show_misses: bool) -> dict[str, str]:
         tuned = load("real_questions.yml")
         misses = [t for t in tuned if f"/{t['page']}/" not in type_query(page, t["query"], "ime")[:5]]
         lines["tuned"] = f"{len(tuned) - len(misses)} / {len(tuned)} ({1 - len(misses) / len(tuned):.1%})"
-        held = load("heldout_questions.yml")
+        dev = load("dev_questions.yml")
+        dev_out = [heldout_hit(h, type_query(page, h["query"], "ime")[:5]) for h in dev]
+        lines["development"] = (f"{sum(o != 'miss' for o in dev_out)} / {len(dev)} ({sum(o != 'miss' for o in dev_out) / len(dev):.1%}); "
+                                f"full answers only {sum(o == 'full' for o in dev_out) / len(dev):.1%}")
+        if show_misses:
+            for h, o in zip(dev, dev_out):
+                if o == "miss" and (h.get("pages") or h.get("partial")):
+                    print(f"development miss: {h['query']!r} -> {h.get('pages') or h.get('partial')}")
+        held = load("heldout_questions.yml") if heldout else []
         outcomes = [(h, heldout_hit(h, type_query(page, h["query"], "ime")[:5])) for h in held]
         full = sum(1 for _, o in outcomes if o == "full")
         partial = sum(1 for _, o in outcomes if o == "partial")
         answerable = [h for h in held if h.get("pages")]
         found_answerable = sum(1 for h, o in outcomes if o == "full")
-        lines["held-out"] = (f"{full + partial} / {len(held)} ({(full + partial) / len(held):.1%}): {full} with a full answer, "
-                             f"{partial} with the part the guide has; strict (full answer only) {full / len(held):.1%}; "
-                             f"of the {len(answerable)} the guide answers fully, {found_answerable} found "
-                             f"({found_answerable / max(1, len(answerable)):.1%})")
+        if held:
+            lines["held-out"] = (f"{full + partial} / {len(held)} ({(full + partial) / len(held):.1%}): {full} with a full answer, "
+                                 f"{partial} with the part the guide has; strict (full answer only) {full / len(held):.1%}; "
+                                 f"of the {len(answerable)} the guide answers fully, {found_answerable} found "
+                                 f"({found_answerable / max(1, len(answerable)):.1%})")
         if show_misses:
             for t in misses:  # the held-out set's misses are not listed: nothing is tuned to them
                 print(f"tuned miss: {t['query']!r} -> {t['page']}")
@@ -75,9 +86,10 @@ def measure(site: Path, show_misses: bool) -> dict[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", default=str(ROOT / "site"))
-    parser.add_argument("--misses", action="store_true", help="list the tuned set's queries whose page is not in the top 5")
+    parser.add_argument("--misses", action="store_true", help="list the tuned and development sets' misses")
+    parser.add_argument("--skip-heldout", action="store_true", help="while tuning: do not even run the held-out set")
     args = parser.parse_args()
-    for name, line in measure(Path(args.site), args.misses).items():
+    for name, line in measure(Path(args.site), args.misses, not args.skip_heldout).items():
         print(f"recall@5, {name} set: {line}")
 
 

@@ -89,7 +89,7 @@ def on_env(env, config, files):
     global _index
     env.bytecode_cache = serving.template_code()  # a rebuild reuses the compiled theme templates
     records = serving.all_records(_records, {f.url for f in files.documentation_pages()})
-    _index = search.IndexJob(records, Path(config.site_dir) / "pagefind")
+    _index = search.IndexJob(records, Path(config.site_dir) / "pagefind", _built.corpus.synonyms)
     serving.index_started(_index)
     return env
 

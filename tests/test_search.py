@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def test_js_and_python_tokenizers_agree():
 
 
 def test_pagefind_words_keep_prefixes_and_escape_stemming():
-    assert search.pagefind_word("ppo") == "ppo"
+    assert search.pagefind_word("ppo") == "ppo" + search.WORD_END  # a stored word ends: `pp` is not `ppo`
     value = 0x71B5 - 0x4E00  # 熵
     code = "".join(search.CODE_SYMBOLS[value // 30 ** k % 30] for k in (2, 1, 0))
     assert search.pagefind_word("熵") == "\u01c2" + code
@@ -37,17 +38,30 @@ def test_pagefind_words_keep_prefixes_and_escape_stemming():
     assert not set(search.pagefind_word("要性")[1:]) & set("aeiouy")  # nothing the stemmer could cut
 
 
-def test_browser_and_indexer_agree_on_the_title_region():
-    """search.js ranks by word positions that search.py reserves for titles: the sizes must match."""
+def test_browser_and_indexer_agree_on_where_each_field_sits():
+    """search.js tells a match's field from its position alone: the layout constants must match."""
     script = (ROOT / "docs/assets/js/search.js").read_text(encoding="utf-8")
-    assert f"var HEAD = {search.HEAD};" in script and f"var TITLE_SPAN = {search.TITLE_SPAN};" in script
-    tokens = search.head_tokens(search.Record("concepts/x/", "熵坍塌", "概念", "", ("entropy collapse",), (), ""))
-    assert len(tokens) == 2 * search.HEAD
+    for name in ("TITLE_SPAN", "NAMES_END", "HEAD", "HEADINGS_SPAN"):
+        assert f"var {name} = {getattr(search, name)};" in script, name
+    concept = search.Record("concepts/x/", "熵坍塌", "概念", "", ("entropy collapse",), ("直觉",), "", summary="熵掉到零")
+    tokens = search.head_tokens(concept)
+    assert len(tokens) == search.BODY_START
     assert tokens[:4] == ["熵坍", "坍塌", "塌", search.FILLER]
     assert tokens[search.TITLE_SPAN:search.TITLE_SPAN + 3] == ["entropy", "collapse", "entropycollapse"]
-    assert set(tokens[search.HEAD:]) == {search.FILLER}
+    assert tokens[search.NAMES_END:search.NAMES_END + 4] == ["熵掉", "掉到", "到零", "零"]
+    assert set(tokens[search.HEAD:2 * search.HEAD]) == {search.FILLER}
+    assert tokens[2 * search.HEAD:2 * search.HEAD + 2] == ["直觉", "觉"]
     question = search.Record("questions/x/", "熵坍塌", "题目", "", (), (), "")
     assert search.head_tokens(question)[search.HEAD:search.HEAD + 2] == ["熵坍", "坍塌"]
+    assert set(search.head_tokens(question)[:search.HEAD]) == {search.FILLER}
+
+
+def test_a_listing_page_is_found_by_its_names_not_by_the_titles_it_lists():
+    report = search.Record("reports/x/", "某公司一面", "面经", "", (), (), "PPO GRPO DPO 熵坍塌", summary="问了强化学习", listing=True)
+    html = search.record_html(report)
+    body = html.split("<div>", 1)[1]
+    assert body == "</div></body></html>"
+    assert search.pagefind_word("强化") in html.split("<div>")[0]
 
 
 def test_every_query_token_is_a_prefix_of_an_index_token():
@@ -174,3 +188,43 @@ def test_the_index_folds_width_and_case_as_the_query_does():
     stored = index_tokens("ＰＰＯ 与 ＫＶ Ｃａｃｈｅ")
     for query in ("ppo", "PPO", "kv cache", "ＫＶ"):
         assert all(any(s.startswith(t) for s in stored) for t in query_tokens(query)), query
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 390, 414])
+def test_search_on_a_phone_stays_inside_the_screen(browser, site_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(site_url + "concepts/ppo-clip/")
+    page.evaluate("window.scrollTo(0, 600)")
+    page.click("label.md-header__button[for=__search]")
+    page.wait_for_timeout(400)  # Material's overlay expands while the box opens
+    found = type_query(page, "reward hacking", "ime")
+    assert found
+    page.wait_for_timeout(600)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for control in (".guide-search label.md-search__icon", ".guide-search button[type=reset]"):
+        box = page.locator(control).bounding_box()
+        assert box and 0 <= box["x"] and box["x"] + box["width"] <= width, control
+    page.locator(".guide-search label.md-search__icon").click()  # close: the page is where it was
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.hasAttribute('data-md-scrolllock')") is False
+    assert abs(page.evaluate("window.scrollY") - 600) < 5
+    context.close()
+
+
+FURNITURE = ["先自己想一想", "打印 / 保存 PDF", "参考答案", "一句话答案："]
+
+
+@pytest.mark.browser
+def test_snippets_are_the_pages_own_prose_with_formulas_as_tex(page, site_url):
+    page.goto(site_url)
+    snippets = []
+    for query in ("PPO 为什么取 min", "reward hacking", "Pre-LN Post-LN", "GAE lambda", "RoPE 外推", "DPO 损失"):
+        type_query(page, query, "ime")
+        snippets += page.eval_on_selector_all(".md-search-result__item p:not(.guide-search__context)", "ps => ps.map(p => p.textContent)")
+    assert len(snippets) >= 30
+    for text in snippets:
+        assert not any(f in text for f in FURNITURE), text
+        assert not re.search(r"[：，；、。（]\s*[，；、。）]", text), text  # a gap where a formula was
+    assert any("$" in text for text in snippets)  # formulas read as their TeX

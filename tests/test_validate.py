@@ -104,7 +104,7 @@ CASES = {
     "the old concepts field of a question": (
         {"questions/q-one.md": question().replace("primary: alpha", "concepts: [alpha]")},
         ["content/questions/q-one.md:4: concepts: unknown field (write the concept the question tests as primary: <id> and "
-         "the others it draws on as related: [ids]); allowed: text, brief, primary, related, difficulty, follow_ups"],
+         "the others it draws on as related: [ids]); allowed: text, brief, aliases, primary, related, difficulty, follow_ups"],
     ),
     "unknown follow-up": (
         {"questions/q-one.md": question(extra="follow_ups: [q-on]\n"), "questions/q-two.md": question()},
@@ -198,6 +198,27 @@ CASES = {
     "too many 速查 bullets for a sheet": (
         {"concepts/alpha.md": concept(body=CONCEPT_BODY + "".join(f"- 第 {n} 条。\n" for n in range(4, 10)))},
         ["content/concepts/alpha.md:24: sections: '## 速查' needs 3 to 8 top-level bullets (it feeds the cheat sheet), found 9"],
+    ),
+    "a synonym group of one word": (
+        {"synonyms.yml": "- [优势函数, advantage]\n- [熵]\n"},
+        ["content/synonyms.yml:2: synonyms: a group needs at least two different words"],
+    ),
+    "a word in two synonym groups": (
+        {"synonyms.yml": "- [优势函数, advantage]\n- [价值, Advantage]\n"},
+        ["content/synonyms.yml:2: synonyms: 'Advantage' is already in the group on line 1; a word belongs to one group"],
+    ),
+    "a synonym group that is not a list": (
+        {"synonyms.yml": "- [优势函数, advantage]\n- 熵: entropy\n"},
+        ["content/synonyms.yml:2: synonyms: each group is a list of words, as [优势函数, advantage]; got a mapping"],
+    ),
+    "synonyms that are not a list of groups": (
+        {"synonyms.yml": "优势函数: advantage\n"},
+        ["content/synonyms.yml:1: the synonyms file must be a YAML list of groups: - [优势函数, advantage]"],
+    ),
+    "yes as a question's aliases": (
+        {"questions/q-one.md": question(extra="aliases: yes\n")},
+        ["content/questions/q-one.md:6: aliases: expected a list of text, got yes, which YAML reads as true (yes/no, on/off, "
+         'true/false); write it as a list: aliases: ["yes"]'],
     ),
     "script tag": (
         {"questions/q-one.md": question(body="答案。\n\n<script>alert(1)</script>\n")},

@@ -21,6 +21,7 @@ KINDS = ("concepts", "questions", "reports", "coding")
 """Sub-folders of `content/` that hold one entity per Markdown file."""
 
 TAXONOMY = "taxonomy.yml"
+SYNONYMS = "synonyms.yml"
 
 MAX_BYTES = 1_000_000
 """A content file larger than this is a mistake (a pasted log, a binary): say so instead of slowing
@@ -107,6 +108,10 @@ def load_content(root: Path, display_root: Path | None = None) -> Loaded:
         problems.append(Problem(show(taxonomy), 1, "", "missing: the taxonomy file lists topics, companies and difficulties"))
     else:
         _collect(read_taxonomy(taxonomy, show(taxonomy)), documents, problems)
+    synonyms = root / SYNONYMS
+    if synonyms.is_file():
+        _collect(read_taxonomy(synonyms, show(synonyms), kind="synonyms", what="the synonyms file",
+                               shape="the synonyms file must be a YAML list of groups: - [优势函数, advantage]"), documents, problems)
 
     for kind in KINDS:
         folder = root / kind
@@ -207,17 +212,19 @@ def _top_level_key(front_matter: str, index: int) -> str | None:
     return None
 
 
-def read_taxonomy(path: Path, display: str) -> Document | Problem:
+def read_taxonomy(path: Path, display: str, kind: str = "taxonomy", what: str = "the taxonomy",
+                  shape: str = "the taxonomy must be a YAML mapping with topics, companies and difficulties") -> Document | Problem:
+    """A YAML file of shared vocabulary (the taxonomy, the synonyms), kept with its lines."""
     text = read_text(path.read_bytes(), display)
     if isinstance(text, Problem):
         return text
-    parsed = parse_yaml(text, display, first_line=1, what="the taxonomy")
+    parsed = parse_yaml(text, display, first_line=1, what=what)
     if isinstance(parsed, Problem):
         return parsed
     data, lines, written = parsed
-    if not isinstance(data, dict):
-        return Problem(display, 1, "", "the taxonomy must be a YAML mapping with topics, companies and difficulties")
-    return Document("taxonomy", display, path.stem, data, lines, 1, written=written)
+    if not isinstance(data, dict if kind == "taxonomy" else list):
+        return Problem(display, 1, "", shape)
+    return Document(kind, display, path.stem, {"groups": data} if kind == "synonyms" else data, lines, 1, written=written)
 
 
 def parse_yaml(text: str, display: str, first_line: int, what: str = "front matter") -> tuple[Any, dict[FieldPath, int], dict[FieldPath, str]] | Problem:

@@ -154,6 +154,8 @@ class Question:
     body_line: int
     related: tuple[EntityId, ...] = ()
     """Other concepts the answer draws on: linked and shown as related, never counted in 考频."""
+    aliases: tuple[str, ...] = ()
+    """Other ways interviewers ask it (searched and ranked like the text)."""
     follow_ups: tuple[EntityId, ...] = ()
     """What an interviewer asks next after a good answer (question ids), in the order they would."""
 
@@ -279,3 +281,6 @@ class Corpus:
     questions: dict[EntityId, Question] = field(default_factory=dict)
     reports: dict[EntityId, Report] = field(default_factory=dict)
     coding: dict[EntityId, CodingTask] = field(default_factory=dict)
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    """Groups of words readers use for one thing (content/synonyms.yml): search expands a query
+    with the other words of a group it names."""

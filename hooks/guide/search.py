@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import multiprocessing
 import os
 import re
@@ -49,6 +50,10 @@ def normalize(text: str) -> str:
 
 
 HAN_MARK = "\u01c2"  # ǂ, a click letter
+WORD_END = "\u01c3"  # ǃ, another: ends every stored Latin word
+"""Pagefind matches every search word as a prefix (`deep` finds `deepseek`, `rl` finds `rlhf`).
+Stored Latin words end in WORD_END, so search.js looks a word up exactly as `word` + WORD_END, and
+as a prefix (the word still being typed) without it."""
 CODE_SYMBOLS = "0123456789bcdfghjklmnpqrstvwxz"
 """Digits and consonants only: the English stemmer changes no word without a vowel.  Three
 symbols (27,000 codes) cover the 20,992 unified ideographs."""
@@ -65,14 +70,15 @@ def _han_code(char: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def pagefind_word(token: str) -> str:
-    """The word Pagefind stores for a token: Han characters become HAN_MARK + three symbols each.
+    """The word Pagefind stores for a token: Han characters become HAN_MARK + three symbols each,
+    other words end in WORD_END.
 
     Pagefind's query parser handles Han characters on its own (it split 要性 into 要 and 性 and
     lost pages), whatever the index language.  Fixed width keeps a character's code a prefix of
     the codes of the bigrams it starts, which is how single-character queries still work.  The
     mark is a letter nobody types, so a reader's one-letter prefix never expands to every Han word."""
     if not _is_han(token):
-        return token
+        return token + WORD_END
     return HAN_MARK + "".join(_han_code(c) for c in token)
 
 
@@ -125,27 +131,48 @@ STOP_MARKER = "<!-- search:stop -->"
 # class "arithmatex" holding escaped TeX, permalinks are <a class="headerlink">, the meta line is
 # a div without nested divs.  Regular expressions are exact enough here and 20x faster than an
 # HTML parser on pages full of highlighted code.
-_SKIP = re.compile(
-    r'<(span|div) class="arithmatex">.*?</\1>'
-    r'|<a class="headerlink"[^>]*>.*?</a>'
+_FURNITURE = re.compile(
+    r'<a class="headerlink"[^>]*>.*?</a>'
+    r"|<h1\b.*?</h1>"
+    r'|<(h[1-6]|strong|span|p) class="guide-furniture"[^>]*>.*?</\1>'
     r'|<div class="guide-meta">.*?</div>'
+    r'|<div class="guide-print-bar">.*?</div>'
+    r"|<summary\b.*?</summary>"
     r"|<(script|style)\b.*?</\2>",
     re.S,
 )
+"""What a page shows around its text: permalinks, the title (every result shows it already), the
+meta line, the print button, the prompt on a folded answer ("先自己想一想…") and what templates mark
+`guide-furniture` (a section heading a template adds, a label). Neither indexed nor shown."""
+_MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
+_CODE = re.compile(r"<pre\b.*?</pre>", re.S)
 _BLOCK = re.compile(r"</?(?:p|li|h[1-6]|td|th|tr|pre|div|br|dt|dd|blockquote|table|ul|ol)\b[^>]*>", re.I)
 _TAG = re.compile(r"<[^>]+>")
 _HEADING = re.compile(r"<h([234])\b[^>]*>(.*?)</h\1>", re.S)
+_TEX_DELIMITERS = re.compile(r"^\\[(\[]|\\[)\]]$")
 
 
-def page_text(content_html: str) -> tuple[str, list[str]]:
-    """Readable text of a rendered page body (no math source, no permalinks) and its headings."""
-    content_html = content_html.split(STOP_MARKER, 1)[0]
-    content_html = _SKIP.sub(" ", content_html)
-    headings = [html.unescape(_TAG.sub("", h)).strip() for _, h in _HEADING.findall(content_html)]
-    text = html.unescape(_TAG.sub("", _BLOCK.sub("\n", content_html)))
+def _plain(fragment: str) -> str:
+    text = html.unescape(_TAG.sub("", _BLOCK.sub("\n", fragment)))
     text = re.sub(r"[ \t\u00a0]+", " ", text)
-    text = re.sub(r"\s*\n\s*", "\n", text).strip()
-    return text, headings
+    return re.sub(r"\s*\n\s*", "\n", text).strip()
+
+
+def _tex(match: re.Match[str]) -> str:
+    """A formula as a snippet shows it: its TeX between $ signs, never a gap."""
+    tex = html.unescape(match.group(2)).strip()
+    tex = re.sub(r"^\\[\[(]\s*|\s*\\[\])]$", "", tex)
+    return f" ${' '.join(tex.split())}$ "
+
+
+def page_text(content_html: str) -> tuple[str, list[str], str]:
+    """A rendered page body as (indexed text, headings, snippet text).
+
+    The indexed text leaves out formulas (TeX commands are not words readers type); the snippet
+    text keeps them as TeX and leaves out code blocks, so a result shows the page's own prose."""
+    content_html = _FURNITURE.sub(" ", content_html.split(STOP_MARKER, 1)[0])
+    headings = [html.unescape(_TAG.sub("", h)).strip() for _, h in _HEADING.findall(content_html)]
+    return _plain(_MATH.sub(" ", content_html)), headings, _plain(_MATH.sub(_tex, _CODE.sub("\n", content_html)))
 
 
 # --- records and the index ----------------------------------------------------
@@ -166,23 +193,35 @@ class Record:
     """English name and aliases: ranked like the title."""
     headings: tuple[str, ...]
     text: str
+    summary: str = ""
+    """The page's one line (a concept's summary, a question's brief): ranked between names and text."""
+    snippet: str = ""
+    """The text results show a window of (see page_text); the indexed text when empty."""
+    listing: bool = False
+    """A page that lists others (a report, a topic): found by its names and summary, not its text,
+    which is the titles of what it lists."""
 
 
 TITLE_WEIGHT = 10
 HEADING_WEIGHT = 2
-SNIPPET_CHARS = 3000
-"""Text kept per page for snippets; a match further down falls back to the page's opening."""
+SNIPPET_CHARS = 2000
+"""Snippet text kept per page (code left out); a match further down falls back to the page's opening."""
 TOKEN_CAP = 3
-"""Occurrences of one token kept per page: term frequency saturates in Pagefind's ranking anyway."""
-PRIMARY_KINDS = frozenset({"概念", "手撕", "公司", "专题"})
-TITLE_SPAN, HEAD = 48, 128
-"""Word positions reserved at the start of every page's indexed text for its name: a region of HEAD
-positions holding the title's tokens (the first TITLE_SPAN positions) then the aliases' tokens.
-Concepts, companies and topics use the first region, [0, HEAD); everything else the second,
-[HEAD, 2*HEAD); unused positions hold FILLER.  Pagefind returns each result's matched word
-positions before any page data is downloaded, so the browser (search.js, same constants) ranks
-title matches first, then alias matches, concepts before the questions about them, and fetches
-metadata only for the results it shows."""
+"""Occurrences of one token kept per page: term frequency saturates in the ranking anyway."""
+PRIMARY_KINDS = frozenset({"概念", "手撕", "公司"})
+TITLE_SPAN, NAMES_END, HEAD, HEADINGS_SPAN = 48, 128, 192, 96
+"""Word positions at the start of every page's indexed text, so that the browser knows which field
+a match is in from its position alone (Pagefind returns each result's matched positions before
+any page data is downloaded; search.js holds the same constants):
+
+- two regions of HEAD positions: [0, HEAD) for concepts, coding tasks and companies (the pages that
+  own a name), [HEAD, 2*HEAD) for the rest; in its region a page puts its title's tokens in the
+  first TITLE_SPAN positions, its English name's and aliases' up to NAMES_END, its summary's up to
+  HEAD;
+- then HEADINGS_SPAN positions of headings; then the text.
+
+Unused positions hold FILLER."""
+BODY_START = 2 * HEAD + HEADINGS_SPAN
 FILLER = "xqzj"
 
 
@@ -198,46 +237,55 @@ def capped(tokens: list[str], cap: int = TOKEN_CAP) -> list[str]:
 
 def page_record(url: str, title: str, meta: dict, content_html: str) -> Record:
     """A record for one rendered page; generated pages describe themselves in their front matter."""
-    text, headings = page_text(content_html)
+    text, headings, snippet = page_text(content_html)
     keywords = [meta.get("en") or "", *(meta.get("aliases") or [])]
+    listing = (meta.get("search") or {}).get("body") is False
     return Record(url, title, meta.get("kind") or "页面", meta.get("context") or "",
-                  tuple(k for k in keywords if k), tuple(headings), text)
+                  tuple(k for k in keywords if k), tuple(headings), text, meta.get("description") or "", snippet, listing)
+
+
+def _span(tokens: list[str], size: int, taken: set[str]) -> list[str]:
+    kept = [t for t in dict.fromkeys(tokens) if t not in taken][:size]
+    taken.update(kept)
+    return kept + [FILLER] * (size - len(kept))
 
 
 def head_tokens(record: Record) -> list[str]:
-    """The 2*HEAD tokens that open a record's indexed text (see HEAD)."""
-    title = list(dict.fromkeys(index_tokens(record.title)))[:TITLE_SPAN]
-    aliases = [t for t in dict.fromkeys(index_tokens(" ".join(record.keywords))) if t not in title]
-    region = title + [FILLER] * (TITLE_SPAN - len(title)) + aliases[: HEAD - TITLE_SPAN]
-    region += [FILLER] * (HEAD - len(region))
+    """The tokens that open a record's indexed text: its two regions and its headings (see HEAD)."""
+    taken: set[str] = set()
+    region = (_span(index_tokens(record.title), TITLE_SPAN, taken)
+              + _span(index_tokens(" ".join(record.keywords)), NAMES_END - TITLE_SPAN, taken)
+              + _span(index_tokens(record.summary), HEAD - NAMES_END, taken))
     filler = [FILLER] * HEAD
-    return region + filler if record.kind in PRIMARY_KINDS else filler + region
+    regions = region + filler if record.kind in PRIMARY_KINDS else filler + region
+    return regions + _span(index_tokens(" ".join(record.headings)), HEADINGS_SPAN, set())
 
 
 def record_html(record: Record) -> str:
-    """The HTML Pagefind indexes for a record: tokens by weight, originals as metadata."""
+    """The HTML Pagefind indexes for a record: tokens at their positions, originals as metadata."""
 
     def meta(name: str, value: str) -> str:
         return f'<meta data-pagefind-meta="{name}[content]" content="{html.escape(value, quote=True)}">'
 
     fields = {"url": record.url, "title": record.title, "kind": record.kind, "context": record.context,
-              "text": record.text[:SNIPPET_CHARS]}
-    head = "".join(meta(k, v) for k, v in fields.items())
+              "names": " | ".join(record.keywords), "text": (record.snippet or record.text)[:SNIPPET_CHARS]}
+    head = "".join(meta(k, v) for k, v in fields.items() if v or k in ("url", "title", "text"))
+
     def words(tokens: list[str]) -> str:
         return html.escape(" ".join(pagefind_word(t) for t in tokens))
 
-    body = (f'<h1 data-pagefind-weight="{TITLE_WEIGHT}">{words(head_tokens(record))}</h1>'
-            f'<p data-pagefind-weight="{HEADING_WEIGHT}">{words(index_tokens(" ".join(record.headings)))}</p>'
-            f"<div>{words(capped(index_tokens(record.text)))}</div>")
-    return f'<html lang="en"><head>{head}</head><body data-pagefind-body>{body}</body></html>'
+    body = "" if record.listing else words(capped(index_tokens(record.text)))
+    return (f'<html lang="en"><head>{head}</head><body data-pagefind-body>'
+            f'<h1 data-pagefind-weight="{TITLE_WEIGHT}">{words(head_tokens(record))}</h1><div>{body}</div></body></html>')
 
 
 class IndexJob:
     """The search index, written by a forked process while MkDocs writes the pages."""
 
-    def __init__(self, records: list[Record], output: Path):
+    def __init__(self, records: list[Record], output: Path, synonyms: tuple[tuple[str, ...], ...] = ()):
         self.started = time.perf_counter()
-        self.process = multiprocessing.get_context("fork").Process(target=_write_index_alone, args=(records, output), daemon=True)
+        self.process = multiprocessing.get_context("fork").Process(target=_write_index_alone, args=(records, output, synonyms),
+                                                                   daemon=True)
         self.process.start()
 
     def cancel(self) -> bool:
@@ -265,13 +313,15 @@ class IndexJob:
         return time.perf_counter() - self.started
 
 
-def _write_index_alone(records: list[Record], output: Path) -> None:
+def _write_index_alone(records: list[Record], output: Path, synonyms: tuple[tuple[str, ...], ...]) -> None:
     os.setpgrp()  # its own process group, so that cancel() stops Pagefind with it
-    write_index(records, output)
+    write_index(records, output, synonyms)
 
 
-def write_index(records: list[Record], output: Path) -> None:
-    """Write the Pagefind bundle (scripts, wasm, chunked index, fragments) to `output`.
+def write_index(records: list[Record], output: Path, synonyms: tuple[tuple[str, ...], ...] = ()) -> None:
+    """Write the Pagefind bundle (scripts, wasm, chunked index, fragments) to `output`, and
+    `guide-search.json` beside it: the page count (for each term's rarity) and the synonym groups,
+    both read by search.js when the search box opens.
 
     The records are staged as small HTML files (flat names: the URL travels as metadata) and
     indexed by Pagefind's own command, which uses every core; its Python service API, fed page by
@@ -287,3 +337,5 @@ def write_index(records: list[Record], output: Path) -> None:
         )
         if result.returncode != 0:
             raise RuntimeError(f"Pagefind failed to index the site:\n{result.stdout}{result.stderr}")
+    stats = {"pages": len(records), "synonyms": [list(group) for group in synonyms]}
+    (output / "guide-search.json").write_text(json.dumps(stats, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")

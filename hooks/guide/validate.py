@@ -86,6 +86,7 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
     """Check the loaded documents; return the usable corpus and every problem found."""
     problems = list(loaded.problems)
     taxonomy_docs = [d for d in loaded.documents if d.kind == "taxonomy"]
+    synonyms = next((read_synonyms(d, problems) for d in loaded.documents if d.kind == "synonyms"), ())
     # Without a readable taxonomy every topic would be "unknown": check those only when it loaded.
     taxonomy = read_taxonomy(taxonomy_docs[0], problems) if taxonomy_docs else None
 
@@ -95,7 +96,7 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
     coding: dict[EntityId, CodingTask] = {}
     owners: dict[str, Document] = {}
     for doc in loaded.documents:
-        if doc.kind == "taxonomy" or not _check_id(doc, owners, problems):
+        if doc.kind in ("taxonomy", "synonyms") or not _check_id(doc, owners, problems):
             continue
         if doc.kind == "concepts":
             concepts[EntityId(doc.stem)] = read_concept(doc, taxonomy, problems)
@@ -106,8 +107,8 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
         else:
             reports[EntityId(doc.stem)] = read_report(doc, taxonomy, problems)
 
-    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports, coding)
-    docs = {d.stem: d for d in loaded.documents if d.kind != "taxonomy"}
+    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports, coding, synonyms)
+    docs = {d.stem: d for d in loaded.documents if d.kind not in ("taxonomy", "synonyms")}
     check_references(corpus, docs, problems, loaded.unreadable, taxonomy_docs[0] if taxonomy_docs else None)
     check_cycles(corpus, docs, problems)
     for entity in (*concepts.values(), *questions.values(), *reports.values(), *coding.values()):
@@ -338,6 +339,29 @@ def read_taxonomy(doc: Document, problems: list[Problem]) -> Taxonomy:
     return Taxonomy(tuple(topics), tuple(companies), tuple(difficulties), tuple(coding_kinds))
 
 
+def read_synonyms(doc: Document, problems: list[Problem]) -> tuple[tuple[str, ...], ...]:
+    """content/synonyms.yml: a list of groups, each the words readers use for one thing. A word
+    belongs to one group (search could not tell which expansion was meant)."""
+    groups: list[tuple[str, ...]] = []
+    seen: dict[str, int] = {}
+    for index, group in enumerate(doc.data["groups"]):
+        line = doc.line(index)
+        if not isinstance(group, list) or not all(isinstance(w, str) and w.strip() for w in group):
+            problems.append(Problem(doc.path, line, "synonyms", f"each group is a list of words, as [优势函数, advantage]; got {describe(group)}"))
+            continue
+        words = tuple(dict.fromkeys(" ".join(w.split()) for w in group))
+        if len(words) < 2:
+            problems.append(Problem(doc.path, line, "synonyms", "a group needs at least two different words"))
+            continue
+        for word in words:
+            key = word.lower()
+            if key in seen:
+                problems.append(Problem(doc.path, line, "synonyms", f"'{word}' is already in the group on line {seen[key]}; a word belongs to one group"))
+            seen.setdefault(key, line)
+        groups.append(words)
+    return tuple(groups)
+
+
 def _valid_date(text: str) -> bool:
     match = re.fullmatch(r"(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?", text)
     if not match:
@@ -368,7 +392,7 @@ def _vocabulary(taxonomy: Taxonomy | None, name: str) -> list[str] | None:
     return None if taxonomy is None else [i for i in getattr(taxonomy, name) if is_valid_id(i)]
 
 CONCEPT_KEYS = ("title", "en", "aliases", "topic", "tags", "prerequisites", "related", "difficulty", "summary", "references")
-QUESTION_KEYS = ("text", "brief", "primary", "related", "difficulty", "follow_ups")
+QUESTION_KEYS = ("text", "brief", "aliases", "primary", "related", "difficulty", "follow_ups")
 REPORT_KEYS = ("title", "kind", "company", "team", "role", "date", "source", "duplicate_of", "summary", "rounds")
 ROUND_KEYS = ("name", "questions", "topics", "coding", "other")
 CODING_KEYS = ("title", "en", "kind", "aliases", "concepts", "difficulty", "summary", "signature", "references")
@@ -423,6 +447,7 @@ def read_question(doc: Document, taxonomy: Taxonomy | None, problems: list[Probl
         brief=f.text("brief"),
         primary=EntityId(f.text("primary", required="concepts" not in doc.data)),
         related=f.ids("related"),
+        aliases=f.texts("aliases"),
         follow_ups=f.ids("follow_ups"),
         difficulty=f.choice("difficulty", _vocabulary(taxonomy, "difficulty"), "difficulty"),
         body=doc.body,

@@ -58,8 +58,11 @@
     return out;
   }
 
-  function pagefindWord(token) {
-    if (!HAN_CHAR.test(token)) return token;
+  var WORD_END = "\u01c3";
+
+  // `prefix`: the word being typed, which may be longer in the page (search.py, WORD_END).
+  function pagefindWord(token, prefix) {
+    if (!HAN_CHAR.test(token)) return prefix ? token : token + WORD_END;
     return HAN_MARK + Array.from(token).map(function (c) { return hanCode(c.codePointAt(0)); }).join("");
   }
 
@@ -79,8 +82,136 @@
     return terms.sort(function (a, b) { return b.length - a.length; });
   }
 
-  if (typeof module !== "undefined" && module.exports) {
-    module.exports = { queryTokens: queryTokens, highlightTerms: highlightTerms, pagefindWord: pagefindWord };
+  function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+
+  // ---- ranking ---------------------------------------------------------------------------
+  // Every query token is looked up on its own, so a page is found by any of the query's words
+  // and no word is required: a word no page uses costs nothing. A page's score adds, for each
+  // query term, how rare the term is (fewer pages, more weight) times where the page has it:
+  // title, then names (English name, aliases), then summary, headings, text. Pagefind returns each
+  // match's word positions before any page data is downloaded, and search.py puts every field at
+  // fixed positions (same constants there), so the field is known from the position alone. Tokens
+  // that sit side by side in the page as in the query (a phrase) earn more; a page that owns a
+  // name (concept, coding task, company) is told from where its names sit.
+  var TITLE_SPAN = 48;
+  var NAMES_END = 128;
+  var HEAD = 192;
+  var HEADINGS_SPAN = 96;
+  var BODY_START = 2 * HEAD + HEADINGS_SPAN;
+  var FIELD_WEIGHT = { title: 8, names: 6, summary: 3, headings: 2, body: 1 };
+  var PHRASE = 0.6;      // per adjacent pair of query tokens found side by side, times their rarity
+  var OWNER = 1.15;      // a concept, coding task or company matched by its title or names
+  var ALL_TERMS = 1.25;  // a page that has every term of the query
+  var SYNONYM = 0.9;     // a word of a synonym group the reader did not type
+  var SENTENCE = 0.8;    // a question's (or a listing page's) title and names are sentences, not names
+
+  function field(position) {
+    if (position >= BODY_START) return "body";
+    if (position >= 2 * HEAD) return "headings";
+    var offset = position % HEAD;
+    return offset < TITLE_SPAN ? "title" : offset < NAMES_END ? "names" : "summary";
+  }
+
+  // The query as terms: each {alternatives: token lists, typed: the tokens the reader typed}. A
+  // term is one word of the query, or a synonym group's slot: the tokens of the word the query
+  // used, or of any other word of its group.
+  function terms(query, synonyms) {
+    var text = normalize(query);
+    var slots = [];
+    var used = {};
+    (synonyms || []).forEach(function (group) {
+      var hit = group.map(normalize).filter(function (w) {
+        return /^[\x00-\x7f]+$/.test(w) ? new RegExp("(^|[^a-z0-9])" + escapeRegExp(w) + "($|[^a-z0-9])").test(text) : text.indexOf(w) >= 0;
+      })[0];
+      if (!hit) return;
+      var typed = queryTokens(hit);
+      typed.forEach(function (t) { used[t] = true; });
+      slots.push({ alternatives: group.map(function (w) { return queryTokens(w); }).filter(function (ts) { return ts.length; }),
+                   typed: typed });
+    });
+    // Each word of the query (a Han run, a Latin word) is one term, its tokens together: a
+    // four-character Han word weighs as much as one English word, not three times as much.
+    var wanted = queryTokens(query);
+    var words = [];
+    var match;
+    RUN.lastIndex = 0;
+    while ((match = RUN.exec(text))) {
+      var tokens = (match[1] ? hanTokens(match[1]) : wordTokens(match[2])).filter(function (t) {
+        return wanted.indexOf(t) >= 0 && !used[t];
+      });
+      if (tokens.length) words.push({ alternatives: [tokens], typed: tokens });
+    }
+    return words.concat(slots);
+  }
+
+  // hits[token] = Pagefind's results for the token alone; returns pages best first, each
+  // {result, score, complete}.
+  function rank(allTerms, hits, pages, order) {
+    var byPage = {};
+    var rarityOf = {};
+    Object.keys(hits).forEach(function (token) {
+      var results = hits[token];
+      var rarity = rarityOf[token] = Math.log(1 + pages / Math.max(1, results.length));
+      results.forEach(function (r) {
+        var page = byPage[r.id] || (byPage[r.id] = { result: r, tokens: {}, owner: false });
+        var best = 0;
+        var inBody = 0;
+        r.words.forEach(function (w) {
+          var f = field(w);
+          if (f === "body") inBody++;
+          else best = Math.max(best, FIELD_WEIGHT[f] * (w < HEAD || f === "headings" ? 1 : SENTENCE));
+          if (w < HEAD && (f === "title" || f === "names")) page.owner = true;
+        });
+        if (inBody) best = Math.max(best, FIELD_WEIGHT.body * (1 + 0.3 * Math.min(inBody - 1, 2)));
+        page.tokens[token] = { field: best, rarity: rarity, positions: r.words };
+      });
+    });
+    return Object.keys(byPage).map(function (id) {
+      var page = byPage[id];
+      var score = 0;
+      var complete = true;
+      // A term scores the rarity of what the reader typed (its tokens' mean) times where the page
+      // has it: the field weights of the tokens it has, each weighed by how rare the token is, over
+      // all of them (a page with only 学习 gets little of 强化学习). For a synonym slot, the best
+      // of the group's words, a word other than the one typed counting a little less.
+      allTerms.forEach(function (term) {
+        var rarity = 0;
+        term.typed.forEach(function (t) { rarity += (rarityOf[t] || 0) / term.typed.length; });
+        var best = 0;
+        term.alternatives.forEach(function (tokens, index) {
+          var got = 0, all = 0;
+          tokens.forEach(function (t) {
+            all += rarityOf[t] || 0;
+            if (page.tokens[t]) got += page.tokens[t].field * page.tokens[t].rarity;
+          });
+          var typed = tokens.join(" ") === term.typed.join(" ");
+          if (all) best = Math.max(best, got / all * (typed || term.alternatives.length === 1 ? 1 : SYNONYM));
+        });
+        best *= rarity;
+        if (!best) complete = false;
+        score += best;
+      });
+      for (var i = 0; i + 1 < order.length; i++) {
+        var a = page.tokens[order[i]], b = page.tokens[order[i + 1]];
+        if (a && b && adjacent(a.positions, b.positions)) score += PHRASE * Math.min(a.rarity, b.rarity) * FIELD_WEIGHT.title / 2;
+      }
+      if (page.owner) score *= OWNER;
+      if (complete) score *= ALL_TERMS;
+      return { result: page.result, score: score, complete: complete };
+    }).sort(function (x, y) { return y.score - x.score || (x.result.id < y.result.id ? -1 : 1); });
+  }
+
+  function adjacent(first, second) {
+    var next = {};
+    first.forEach(function (p) { next[p + 1] = true; });
+    return second.some(function (p) { return next[p]; });
+  }
+
+  if (typeof module !== "undefined" && module.exports) {  // node: the tokenizer and ranking tests
+    module.exports = { queryTokens: queryTokens, highlightTerms: highlightTerms, pagefindWord: pagefindWord,
+                       terms: terms, rank: rank, field: field };
     return;
   }
 
@@ -94,9 +225,6 @@
     });
   }
 
-  function escapeRegExp(text) {
-    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  }
 
   function termPattern(terms) {
     return terms.length ? new RegExp(terms.map(escapeRegExp).join("|"), "gi") : null;
@@ -131,12 +259,42 @@
   var loading = null;
 
   function loadPagefind() {
+    // Pagefind, and guide-search.json beside its index: how many pages there are (a term's
+    // rarity) and the synonym groups (content/synonyms.yml).
     if (!loading) {
+      var stats = fetch(new URL("pagefind/guide-search.json", root).href).then(function (r) { return r.json(); });
       loading = import(new URL("pagefind/pagefind.js", root).href).then(function (pagefind) {
-        return Promise.resolve(pagefind.init ? pagefind.init() : null).then(function () { return pagefind; });
+        return Promise.all([pagefind.init ? pagefind.init() : null, stats]).then(function (done) {
+          return { pagefind: pagefind, pages: done[1].pages, synonyms: done[1].synonyms };
+        });
       });
     }
     return loading;
+  }
+
+  // Pagefind's results for each token alone (its own search would require every word); a Latin
+  // word exactly, but for the one being typed (see exactTokens).
+  function lookup(pagefind, tokens, exact) {
+    var hits = {};
+    return Promise.all(tokens.map(function (t) {
+      return pagefind.search(pagefindWord(t, !exact[t])).then(function (found) { hits[t] = found.results; });
+    })).then(function () { return hits; });
+  }
+
+  // The tokens to look up exactly: short Latin words (up to EXACT_UP_TO letters) other than the
+  // one being typed (the query's last). A short word's longer forms are mostly other words (`deep`,
+  // `deepseek`; `rl`, `rlhf`), a long word's mostly its own forms (`chunk`, `chunks`, `chunking`).
+  // Han tokens are exact already (a character pair's code is a prefix of no other code).
+  var EXACT_UP_TO = 4;
+
+  function exactTokens(query, needed) {
+    var typed = queryTokens(query);
+    var last = typed[typed.length - 1];
+    var exact = {};
+    needed.forEach(function (t) {
+      if (!HAN_CHAR.test(t) && t.length <= EXACT_UP_TO && (t !== last || /\s$/.test(query))) exact[t] = true;
+    });
+    return exact;
   }
 
   // ---- the dialog ----------------------------------------------------------------------------
@@ -169,68 +327,21 @@
       "</article></a></li>";
   }
 
-  // Ranking, in groups: pages whose title contains every query word, then whose title or aliases
-  // do (concepts, companies and topics first, then questions and reports), then pages that match
-  // in their text; Pagefind's score orders each group.  Names sit at fixed word positions of every
-  // indexed page (TITLE_SPAN and HEAD in hooks/guide/search.py), and Pagefind reports matched
-  // positions without downloading anything, so metadata is fetched only for the results shown.
-  var TITLE_SPAN = 48;
-  var HEAD = 128;
-  var CANDIDATES = 200;
-
-  function group(result, wanted) {
-    var counts = [0, 0, 0, 0];
-    result.words.forEach(function (w) {
-      if (w < 2 * HEAD) counts[(w >= HEAD ? 2 : 0) + (w % HEAD < TITLE_SPAN ? 0 : 1)]++;
-    });
-    if (counts[0] >= wanted) return 0;
-    if (counts[0] + counts[1] >= wanted) return 1;
-    if (counts[2] >= wanted) return 2;
-    if (counts[2] + counts[3] >= wanted) return 3;
-    return 4;
-  }
-
-  function ranked(results, wanted) {
-    return results.slice(0, CANDIDATES).map(function (r, i) { return [group(r, wanted), i, r]; })
-      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; })
-      .map(function (x) { return x[2]; })
-      .concat(results.slice(CANDIDATES));
-  }
-
-  // A reader's question often has one word no page uses ("长文本 瓶颈", "LoRA 全参 对比"): every
-  // page must match every word, so such a query found nothing.  When fewer than RELAX_BELOW pages
-  // match all of it, the query is also run without each one of its words (or, for a single word,
-  // without each one of its tokens), and those partial matches follow the full ones, title matches
-  // first.  Only the chunks of the words actually searched are fetched.
-  var RELAX_BELOW = 5;
-
-  function variants(query, tokens) {
-    var words = query.trim().split(/\s+/).filter(Boolean);
-    if (words.length > 1) {
-      return words.map(function (_, i) {
-        return queryTokens(words.filter(function (_, j) { return j !== i; }).join(" "));
+  // The ranking of a query with each page's score, for a reader who wonders why (and for tests):
+  // guideSearchRanks("GRPO clip 作用") in the console.
+  window.guideSearchRanks = function (query, n) {
+    return loadPagefind().then(function (search) {
+      var allTerms = terms(query, search.synonyms);
+      var needed = [];
+      allTerms.forEach(function (term) { term.alternatives.forEach(function (ts) { needed = needed.concat(ts); }); });
+      return lookup(search.pagefind, needed, exactTokens(query, needed)).then(function (hits) {
+        var ranked = rank(allTerms, hits, search.pages, queryTokens(query)).slice(0, n || 10);
+        return Promise.all(ranked.map(function (p) {
+          return p.result.data().then(function (d) { return { url: d.meta.url, score: Math.round(p.score * 100) / 100, complete: p.complete }; });
+        }));
       });
-    }
-    if (tokens.length < 2) return [];
-    return tokens.map(function (_, i) { return tokens.filter(function (_, j) { return j !== i; }); });
-  }
-
-  function relaxed(pagefind, query, tokens, full) {
-    var seen = {};
-    full.forEach(function (r) { seen[r.id] = true; });
-    var searches = variants(query, tokens).filter(function (v) { return v.length; }).map(function (v) {
-      return pagefind.search(v.map(pagefindWord).join(" ")).then(function (found) { return [v, found.results]; });
     });
-    return Promise.all(searches).then(function (all) {
-      var extra = [];
-      all.forEach(function (pair, order) {
-        ranked(pair[1], pair[0].length).forEach(function (r, rank) {
-          if (!seen[r.id]) { seen[r.id] = true; extra.push([group(r, pair[0].length), rank, order, r]); }
-        });
-      });
-      return extra.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; }).map(function (x) { return x[3]; });
-    });
-  }
+  };
 
   function render(ui, query, datas) {
     var terms = highlightTerms(query);
@@ -250,15 +361,20 @@
       ui.meta.textContent = "输入中文或英文关键词，例如 熵坍塌、重要性采样、ppo_mini_batch_size";
       return Promise.resolve();
     }
-    return loadPagefind().then(function (pagefind) {
-      return pagefind.search(tokens.map(pagefindWord).join(" ")).then(function (found) {
-        var full = ranked(found.results, tokens.length);
-        if (full.length >= RELAX_BELOW) return { full: full, partial: [] };
-        return relaxed(pagefind, query, tokens, full).then(function (partial) { return { full: full, partial: partial }; });
+    return loadPagefind().then(function (search) {
+      var allTerms = terms(query, search.synonyms);
+      var needed = [];
+      allTerms.forEach(function (term) {
+        term.alternatives.forEach(function (ts) { ts.forEach(function (t) { if (needed.indexOf(t) < 0) needed.push(t); }); });
+      });
+      return lookup(search.pagefind, needed, exactTokens(query, needed)).then(function (hits) {
+        var ranked = rank(allTerms, hits, search.pages, tokens);
+        return { full: ranked.filter(function (p) { return p.complete; }), partial: ranked.filter(function (p) { return !p.complete; }),
+                 ranked: ranked };
       });
     }).then(function (found) {
       if (mine !== sequence) return;
-      var top = found.full.concat(found.partial).slice(0, MAX_RESULTS);
+      var top = found.ranked.slice(0, MAX_RESULTS).map(function (p) { return p.result; });
       var datas = new Array(top.length);
       var shown = 0;
       ui.meta.textContent = found.full.length ? "找到 " + found.full.length + " 个页面" + (found.partial.length ? "，另有部分匹配" : "")
@@ -301,6 +417,25 @@
     ui.input.blur();
   }
 
+  // On a phone the open search covers the page: the page must not scroll or widen behind it
+  // (Material's expanding overlay would widen it). Material's own scroll lock, as its search sets it.
+  var PHONE = "(max-width: 59.984375em)";
+  var lockedAt = null;
+
+  function scrollLock(on) {
+    var body = document.body;
+    if (on && lockedAt === null && window.matchMedia(PHONE).matches) {
+      lockedAt = window.scrollY;
+      body.style.top = -lockedAt + "px";
+      body.setAttribute("data-md-scrolllock", "");
+    } else if (!on && lockedAt !== null) {
+      body.removeAttribute("data-md-scrolllock");
+      body.style.top = "";
+      window.scrollTo(0, lockedAt);
+      lockedAt = null;
+    }
+  }
+
   function setup() {
     var ui = elements();
     if (!ui) return;
@@ -312,6 +447,7 @@
     ui.input.addEventListener("compositionend", function () { search(ui, ui.input.value); });
     ui.input.addEventListener("focus", function () { open(ui); });
     ui.toggle.addEventListener("change", function () {
+      scrollLock(ui.toggle.checked);
       if (ui.toggle.checked) setTimeout(function () { ui.input.focus(); }, 50);
     });
     ui.form.addEventListener("submit", function (event) { event.preventDefault(); });  // Enter opens a result
