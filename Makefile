@@ -8,7 +8,7 @@ MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: site test serve publish check find snippets new-concept new-question new-report new-coding bench audit deps system-deps clean
+.PHONY: site test serve publish check find snippets new-concept new-question new-report new-coding mutation bench audit deps system-deps clean
 
 site: deps system-deps          ## build the whole site into site/: pages, search, cheat-sheet PDFs, Anki deck
 	$(MKDOCS) build --strict
@@ -43,6 +43,10 @@ new-report: deps                ## scaffold content/reports/$(ID).md
 
 new-coding: deps                ## scaffold content/coding/$(ID).md (a 手撕 task)
 	$(ENGINE) new coding $(ID)
+
+mutation: deps                  ## mutation testing: mutmut over the engine, StrykerJS over the study scripts (slow: not in make test)
+	$(PY) -m pip install --quiet -r requirements-mutation.txt
+	$(PY) scripts/mutation.py
 
 bench: deps system-deps         ## benchmarks: build cost by size, search in the browser, the author loop
 	$(PY) bench/run.py

@@ -69,6 +69,7 @@ def by_front(notes: dict[str, dict], built: Built, question_id: str) -> dict:
     return note
 
 
+@pytest.mark.heavy
 def test_one_note_and_one_card_per_question_and_coding_task(built, two_builds):
     notes, col, cards = two_builds[0]
     assert len(notes) == len(built.corpus.questions) + len(built.corpus.coding)
@@ -95,11 +96,13 @@ def test_coding_tasks_pose_the_task_in_front_and_the_solution_behind(tmp_path):
     assert html.escape(first_line.split()[0]) in note["back"] and "<pre" in note["back"]  # the reference solution
 
 
+@pytest.mark.heavy
 def test_fronts_are_the_questions(built, notes):
     fronts = {n["front"] for n in notes.values()}
     assert fronts == {html.escape(q.text) for q in built.corpus.questions.values()}
 
 
+@pytest.mark.heavy
 def test_every_note_has_topic_and_difficulty_tags(built, notes):
     topics = {t.id for t in built.corpus.taxonomy.topics}
     difficulties = {d.id for d in built.corpus.taxonomy.difficulties}
@@ -110,6 +113,7 @@ def test_every_note_has_topic_and_difficulty_tags(built, notes):
         assert len(difficulty) == 1 and difficulty[0].removeprefix("difficulty::") in difficulties, note["tags"]
 
 
+@pytest.mark.heavy
 def test_company_tags_follow_the_reports(built, notes):
     question = built.corpus.questions[ASKED]
     note = by_front(notes, built, ASKED)
@@ -124,6 +128,7 @@ def test_company_tags_follow_the_reports(built, notes):
         assert {t.removeprefix("company::") for t in tags if t.startswith("company::")} == expected, qid
 
 
+@pytest.mark.heavy
 def test_identity_is_stable_across_builds(two_builds):
     (first, _, first_cards), (second, _, second_cards) = two_builds
     assert first.keys() == second.keys()  # guids
@@ -134,6 +139,7 @@ def test_identity_is_stable_across_builds(two_builds):
     }
 
 
+@pytest.mark.heavy
 def test_back_has_brief_math_and_absolute_links(built, notes):
     question = built.corpus.questions[ASKED]
     assert "$" in question.body  # the test's premise: the answer has inline math
@@ -144,6 +150,7 @@ def test_back_has_brief_math_and_absolute_links(built, notes):
     assert f'href="{SITE}questions/{ASKED}/"' in back
 
 
+@pytest.mark.heavy
 def test_no_md_links_remain(notes):
     for note in notes.values():
         assert not re.search(r'href="[^"]*\.md\b', note["back"]), note["front"]
@@ -151,6 +158,7 @@ def test_no_md_links_remain(notes):
             assert href.startswith(("https://", "http://")), href
 
 
+@pytest.mark.heavy
 def test_mod_time_is_the_build_time_unless_pinned(built, tmp_path):
     """Anki replaces an imported note only if the new copy's `mod` is newer: ids stay, `mod` moves."""
 
@@ -173,6 +181,7 @@ def test_mod_time_is_the_build_time_unless_pinned(built, tmp_path):
     assert before <= mod <= time.time()
 
 
+@pytest.mark.heavy
 def test_the_build_writes_the_deck_the_practice_page_links_to(built_site):
     html = (built_site / "practice" / "index.html").read_text(encoding="utf-8")
     href = re.search(r'href="([^"]+\.apkg)"', html).group(1)

@@ -156,6 +156,7 @@ NAMED = {  # the tasks the issue names: the reports' six, and the kernels and lo
 }
 
 
+@pytest.mark.heavy
 def test_the_guide_has_forty_tasks_including_every_named_one_each_with_planted_bugs():
     built = build(ROOT, ROOT / "docs")  # runs every solution and every planted bug (cached)
     coding = built.corpus.coding

@@ -183,6 +183,7 @@ def test_empty_topic(tmp_path: Path):
     assert nodes(root) == {} and edges(root) == {}
 
 
+@pytest.mark.heavy
 def test_real_guide_maps():
     """(g) on the real guide every topic's map holds all its concepts, once each, without overlaps."""
     built = build(ROOT)

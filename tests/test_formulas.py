@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 import guide.formulas as formulas_module
 from conftest import ROOT
 from guide.formulas import MathCheck, corpus_formulas, formulas_in, typeset_page
@@ -11,6 +13,7 @@ from guide.load import load_content
 from guide.validate import validate
 
 
+@pytest.mark.heavy
 def test_every_formula_of_the_guide_typesets():
     corpus, problems = validate(load_content(ROOT / "content", ROOT))
     assert problems == []

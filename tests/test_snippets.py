@@ -108,6 +108,7 @@ def test_one_files_snippets_run_on_their_own(tmp_path):
     assert "content/concepts/beta.md: no runnable snippet" in missing.stderr
 
 
+@pytest.mark.heavy
 def test_the_guide_has_snippets_and_every_one_passes():
     built = build(ROOT, ROOT / "docs")  # raises with file:line for any failing snippet
     assert len(corpus_snippets(built.corpus)) >= 40

@@ -1,0 +1,141 @@
+"""`make mutation`: how many planted bugs the tests catch, in the engine and in the study scripts.
+
+Python: mutmut over the engine's stages (hooks/guide), each against the fast in-process tests
+(`-m "not browser and not heavy"`); mutmut runs, for each mutant, only the tests that reach
+its function. JavaScript: StrykerJS over docs/assets/js with the vitest unit tests (tests/js).
+
+mutmut reads modules by their file path, so it runs on a staged copy (.mutation/) where the
+package also sits at src/guide, the layout it expects (tests import it from there; builds in a
+subprocess use the plain copy in hooks/); nothing in the project is modified.
+
+Prints, for each side, the mutants killed out of those tried, the score, and every survivor with
+its diff. Usage: scripts/mutation.py [--python] [--js] [--modules safe,link]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT / ".mutation"
+
+MODULES = ["errors", "safe", "text", "urls", "load", "validate", "link", "render", "search", "find", "snippets",
+           "formulas", "conceptmap", "anki", "model", "pipeline"]
+"""The engine's stages and helpers that in-process tests drive. Left out, each with its reason:
+emit (MkDocs' File objects), serving (`mkdocs serve` state), publish, printing and printfonts
+(Chromium prints the sheets; fonts are cut from Debian's files), offline (Workbox in node), cli and
+__main__ (run as `python -m guide` in a subprocess): they are exercised by the build, print,
+offline and command tests, each a site build or a subprocess per run, too slow to repeat for
+every mutant."""
+
+TESTS = ["tests/test_errors.py", "tests/test_safe.py", "tests/test_validate.py", "tests/test_link.py", "tests/test_render.py",
+         "tests/test_search.py", "tests/test_find.py", "tests/test_snippets.py", "tests/test_formulas.py",
+         "tests/test_conceptmap.py", "tests/test_anki.py", "tests/test_coding.py", "tests/test_urls.py"]
+
+
+def stage(modules: list[str]) -> None:
+    """A copy of the project's tracked files with the package at src/guide, configured for mutmut."""
+    if STAGE.exists():
+        shutil.rmtree(STAGE)
+    files = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard"], capture_output=True, text=True,
+                           check=True).stdout.split("\n")
+    for name in filter(None, files):
+        source = ROOT / name
+        if name in ("node_modules", ".venv") or not source.is_file():
+            continue
+        targets = [STAGE / name]
+        if name.startswith("hooks/guide/"):  # the package mutmut mutates; hooks/ keeps a plain copy for builds
+            targets.append(STAGE / ("src/guide" + name[len("hooks/guide"):]))
+        for target in targets:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    pyproject = (STAGE / "pyproject.toml").read_text(encoding="utf-8").replace('pythonpath = ["hooks", "."]', 'pythonpath = ["src", "."]')
+    tests = [t for t in TESTS if (STAGE / t).is_file()]
+    pyproject += "\n[tool.mutmut]\n" + "\n".join([
+        'source_paths = ["src/guide"]',
+        f"only_mutate = {json.dumps([f'src/guide/{m}.py' for m in modules])}",
+        f"pytest_add_cli_args_test_selection = {json.dumps([*tests, '-m', 'not browser and not heavy', '-p', 'no:cacheprovider'])}",
+        'also_copy = ["templates", "content", "docs", "mkdocs.yml", "overrides", "tests", "hooks"]',
+        # Workers fork from a server that runs no test itself: tests start processes of their own
+        # (the snippet fork server, KaTeX's node, Pagefind), which mutmut's main process would
+        # otherwise reap as if they were its workers.
+        'process_isolation = "forkserver"',
+        "",
+    ])
+    (STAGE / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    (STAGE / "mutants").mkdir()
+    (STAGE / "mutants" / "node_modules").symlink_to(ROOT / "node_modules")
+
+
+def run_python(modules: list[str]) -> tuple[int, int, list[str]]:
+    """(killed, tried, survivors with their diffs)."""
+    stage(modules)
+    mutmut = str(Path(sys.executable).parent / "mutmut")  # installed by `make mutation` (requirements-mutation.txt)
+    subprocess.run([mutmut, "run"], cwd=STAGE, stdout=subprocess.DEVNULL)
+    listing = subprocess.run([mutmut, "results", "--all", "true"], cwd=STAGE, capture_output=True, text=True).stdout
+    status = dict(re.findall(r"^\s*(\S+): (.+)$", listing, re.M))
+    tried = {m: s for m, s in status.items() if s in ("killed", "survived", "timeout", "suspicious")}
+    killed = sum(1 for s in tried.values() if s in ("killed", "timeout"))
+    survivors = []
+    for name, state in tried.items():
+        if state in ("survived", "suspicious"):
+            diff = subprocess.run([mutmut, "show", name], cwd=STAGE, capture_output=True, text=True).stdout
+            changed = [line for line in diff.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+            survivors.append(f"{name} ({state}): " + " | ".join(changed))
+    untested = sorted(m for m, s in status.items() if s == "no tests")
+    if untested:
+        survivors.append(f"({len(untested)} mutants in functions no fast test reaches, not counted: "
+                         f"{', '.join(sorted({u.split('__mutmut')[0] for u in untested}))})")
+    return killed, len(tried), survivors
+
+
+def run_js() -> tuple[int, int, list[str]]:
+    report = ROOT / "reports" / "mutation" / "mutation.json"
+    subprocess.run(["npx", "--no-install", "stryker", "run", "tests/js/stryker.config.mjs"], cwd=ROOT, check=False)
+    data = json.loads(report.read_text(encoding="utf-8"))
+    killed = tried = 0
+    survivors = []
+    for path, entry in data["files"].items():
+        lines = entry["source"].split("\n")
+        for mutant in entry["mutants"]:
+            if mutant["status"] in ("NoCoverage", "CompileError", "RuntimeError", "Ignored"):
+                continue
+            tried += 1
+            if mutant["status"] in ("Killed", "Timeout"):
+                killed += 1
+            else:
+                line = mutant["location"]["start"]["line"]
+                survivors.append(f"{Path(path).name}:{line} {mutant['mutatorName']}: {lines[line - 1].strip()[:90]} -> "
+                                 f"{mutant.get('replacement', '')[:60]}")
+    uncovered = [m for e in data["files"].values() for m in e["mutants"] if m["status"] == "NoCoverage"]
+    if uncovered:
+        survivors.append(f"({len(uncovered)} mutants no unit test reaches, not counted; the browser tests drive that code)")
+    return killed, tried, survivors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", action="store_true")
+    parser.add_argument("--js", action="store_true")
+    parser.add_argument("--modules", default=",".join(MODULES))
+    args = parser.parse_args()
+    sides = [s for s in ("python", "js") if getattr(args, s)] or ["python", "js"]
+    scores = {}
+    for side in sides:
+        killed, tried, survivors = run_python(args.modules.split(",")) if side == "python" else run_js()
+        score = killed / tried if tried else 0.0
+        scores[side] = score
+        print(f"\n{side}: {killed} of {tried} mutants killed ({score:.1%}); surviving:")
+        for line in survivors:
+            print("  " + line)
+    print("\n" + "; ".join(f"{side} {score:.1%}" for side, score in scores.items()) + " (target: 80 % each)")
+    return 0 if all(s >= 0.8 for s in scores.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
