@@ -206,26 +206,87 @@ def test_the_mock_interview_follows_a_chain_and_sums_up_what_went_badly(page, si
     page.select_option("select[name=minutes]", "15")
     page.click("[data-action=begin]")
     assert page.inner_text(".guide-mock__timer").startswith("剩余 1")  # 15:00 counting down
+    weak = []
     first = page.get_attribute(".guide-practice__card", "data-question")
-    assert data["questions"][first]["follow_ups"]  # it opens with a question that starts a chain
+    while not data["questions"][first]["follow_ups"]:  # openings are drawn at random: find one that starts a chain
+        page.click("[data-action=reveal]")
+        page.click("[data-rating='1']")
+        weak.append(first)
+        first = page.get_attribute(".guide-practice__card", "data-question")
+        assert len(weak) < 40
     page.click("[data-action=reveal]")
     page.click("[data-rating='3']")  # a good answer: the interviewer follows up
     second = page.get_attribute(".guide-practice__card", "data-question")
-    assert second == data["questions"][first]["follow_ups"][0]
+    assert second == [f for f in data["questions"][first]["follow_ups"] if f not in weak][0]
     assert page.inner_text(".guide-practice__tag") == "追问"
     page.click("[data-action=reveal]")
     page.click("[data-rating='1']")  # a weak one: on to a new opening question
     third = page.get_attribute(".guide-practice__card", "data-question")
-    assert third not in data["questions"][second]["follow_ups"] and third not in (first, second)
+    assert third not in data["questions"][second]["follow_ups"] and third not in (first, second, *weak)
     page.click("[data-action=finish]")
     summary = page.inner_text(".guide-mock__summary")
-    weak = data["concepts"][data["questions"][second]["concept"]]
-    assert "没答好的知识点" in summary and weak["title"] in summary and "其中追问 1 题" in summary
+    concept = data["concepts"][data["questions"][second]["concept"]]
+    assert "没答好的知识点" in summary and concept["title"] in summary and "其中追问 1 题" in summary
     links = page.eval_on_selector_all(".guide-mock__weak a", "as => as.map(a => new URL(a.href).pathname)")
-    assert "/" + weak["url"] in links and "/" + weak["sheet"] in links
+    assert "/" + concept["url"] in links and "/" + concept["sheet"] in links
     ratings = stored(page)["last"]
     assert (ratings[first]["rating"], ratings[second]["rating"]) == (3, 1)  # the grades feed the schedule
     assert page.outside_requests == [] and page.js_errors == []
+
+
+def test_two_mock_sessions_with_the_same_filter_open_differently(page, site_url):
+    page.goto(site_url + "mock/")
+    page.wait_for_selector("#mock[data-ready=true]")
+    firsts = []
+    for _ in range(4):
+        page.select_option("select[name=topic]", "policy-optimization")
+        page.click("[data-action=begin]")
+        firsts.append(page.get_attribute(".guide-practice__card", "data-question"))
+        page.click("[data-action=finish]")
+    assert len(set(firsts)) >= 3, firsts
+    recent = page.evaluate("() => JSON.parse(localStorage.getItem('guide-mock-recent'))")
+    assert len(recent) == 3 and recent[0] == [firsts[-1]]  # the last sessions' questions, to open elsewhere next time
+    assert page.js_errors == []
+
+
+def test_a_mock_session_survives_a_reload_and_its_links_keep_it(page, site_url):
+    page.goto(site_url + "mock/")
+    page.wait_for_selector("#mock[data-ready=true]")
+    page.click("[data-action=begin]")
+    page.click("[data-action=reveal]")
+    page.click("[data-rating='1']")
+    current = page.get_attribute(".guide-practice__card", "data-question")
+    clock = page.inner_text(".guide-mock__timer")
+    assert page.get_attribute(".guide-practice__question a", "target") == "_blank"  # reading the page keeps the session
+    page.reload()
+    page.wait_for_selector("#mock[data-ready=true]")
+    assert page.get_attribute(".guide-practice__card", "data-question") == current
+    assert page.inner_text(".guide-practice__count").startswith("第 2 题")
+    assert page.inner_text(".guide-mock__timer") <= clock  # the same clock, still running
+    page.click("[data-action=reveal]")
+    page.click("[data-rating='3']")
+    page.click("[data-action=finish]")
+    assert "共问了 2 题" in page.inner_text(".guide-mock__summary")  # one graded before the reload, one after
+    page.reload()
+    page.wait_for_selector("#mock[data-ready=true]")
+    assert page.locator(".guide-practice__card").is_hidden()  # a finished session is not resumed
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 390, 414])
+def test_on_a_phone_the_grades_sit_in_reach_after_a_reveal(browser, site_url, width):
+    context = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(site_url + "practice/")
+    page.wait_for_selector("#practice[data-ready=true]")
+    page.click("[data-action=review]")
+    page.click("[data-action=reveal]")
+    page.wait_for_selector(".guide-practice__full")  # the full answer, which pushes the grades down
+    box = page.locator(".guide-practice__marks").bounding_box()
+    assert box["y"] + box["height"] <= 780 + 1 and box["y"] >= 0, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()
 
 
 def test_a_company_mock_draws_on_what_that_companys_reports_asked(page, site_url):

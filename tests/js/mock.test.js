@@ -9,21 +9,65 @@ const DATA = {
   companies: { acme: ["e", "a", "d"] },
 };
 
+function seeded(seed) {  // mulberry32: a repeatable random() for the tests
+  return function () {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 beforeEach(() => {
+  localStorage.clear();
   loadScript("practice.js");
   loadScript("mock.js");
   M = window.guideMock;
 });
 
-test("without a company: questions that start a chain first, each group most asked first", () => {
-  expect(M.openings(DATA, "", "").map((x) => x.id)).toEqual(["a", "c", "d", "b", "e"]);
-  expect(M.openings(DATA, "", "rl").map((x) => x.id)).toEqual(["a", "c", "b", "e"]);
+test("openings are drawn at random: sessions open differently, each with every question of the range once", () => {
+  const firsts = new Set();
+  for (let seed = 1; seed <= 30; seed++) {
+    const order = M.openings(DATA, "", "", null, seeded(seed)).map((x) => x.id);
+    expect([...order].sort()).toEqual(["a", "b", "c", "d", "e"]);
+    firsts.add(order[0]);
+  }
+  expect(firsts.size).toBeGreaterThanOrEqual(4);
 });
 
-test("a company's mock keeps its reports' order, chains first, and its topic filter", () => {
-  expect(M.openings(DATA, "acme", "").map((x) => x.id)).toEqual(["a", "e", "d"]);
-  expect(M.openings(DATA, "acme", "llm").map((x) => x.id)).toEqual(["d"]);
-  expect(M.openings(DATA, "nobody", "")).toEqual([]);
+test("a company's mock draws only on what its reports asked, within the topic", () => {
+  expect(M.openings(DATA, "acme", "", null, seeded(7)).map((x) => x.id).sort()).toEqual(["a", "d", "e"]);
+  expect(M.openings(DATA, "acme", "llm", null, seeded(7)).map((x) => x.id)).toEqual(["d"]);
+  expect(M.openings(DATA, "nobody", "", null, seeded(7))).toEqual([]);
+});
+
+function openingCounts(known, trials = 4000) {
+  const counts = {};
+  const random = seeded(42);
+  for (let i = 0; i < trials; i++) {
+    const first = M.openings(DATA, "", "rl", known, random)[0].id;
+    counts[first] = (counts[first] || 0) + 1;
+  }
+  return counts;
+}
+
+test("questions answered badly or due open more often, those asked in the last sessions rarely", () => {
+  const plain = openingCounts(() => ({}));
+  const weak = openingCounts((id) => ({ weak: id === "e" }));
+  const due = openingCounts((id) => ({ due: id === "e" }));
+  const recent = openingCounts((id) => ({ recent: id === "a" }));
+  expect(weak.e).toBeGreaterThan(1.8 * plain.e);
+  expect(due.e).toBeGreaterThan(1.4 * plain.e);
+  expect(recent.a || 0).toBeLessThan(0.2 * plain.a);
+  expect(plain.a).toBeGreaterThan(plain.e);  // a starts a chain: interviewers open with a core question
+});
+
+test("the last three sessions' questions are remembered, no more", () => {
+  M.remember(["a"]);
+  M.remember(["b"]);
+  M.remember(["c"]);
+  M.remember(["d"]);
+  expect(Object.keys(M.recentIds()).sort()).toEqual(["b", "c", "d"]);
 });
 
 test("a good answer earns the first follow-up not asked yet; a weak one earns none", () => {

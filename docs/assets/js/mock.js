@@ -8,16 +8,24 @@
 (function () {
   "use strict";
 
-  function openings(data, company, topic) {
-    // The questions a session opens with: the company's (most asked first, as its reports give
-    // them) or all (most asked first), within the topic; questions that start a chain come first,
-    // as interviewers open with a core question and dig in.
+  // How much more likely a question is to open a session (see openings).
+  var CHAIN = 2, WEAK = 3, DUE = 2, RECENT = 0.05;
+
+  function openings(data, company, topic, known, random) {
+    // The questions a session opens with, drawn at random so that no two sessions run alike, each
+    // weighted (weighted sampling without replacement: key = u^(1/weight)): more often asked in
+    // reports, starting a chain (interviewers open with a core question and dig in), answered
+    // badly last time or due for review; rarely one asked in the last sessions. `known(id)`:
+    // {weak, due, recent}; the company's questions are those its reports asked.
+    random = random || Math.random;
     var ids = company ? (data.companies[company] || []) : Object.keys(data.questions);
     var list = ids.map(function (id) { return data.questions[id]; }).filter(function (q) { return q && (!topic || q.topic === topic); });
-    if (!company) list.sort(function (a, b) { return b.asked - a.asked || a.id.localeCompare(b.id); });
-    var chained = list.filter(function (q) { return q.follow_ups.length; });
-    var rest = list.filter(function (q) { return !q.follow_ups.length; });
-    return chained.concat(rest);
+    return list.map(function (q) {
+      var k = known ? known(q.id) : {};
+      var weight = (1 + Math.log(1 + q.asked)) * (q.follow_ups.length ? CHAIN : 1) * (k.weak ? WEAK : 1) *
+        (k.due ? DUE : 1) * (k.recent ? RECENT : 1);
+      return { q: q, key: Math.pow(random(), 1 / weight) };
+    }).sort(function (a, b) { return b.key - a.key || (a.q.id < b.q.id ? -1 : 1); }).map(function (x) { return x.q; });
   }
 
   function followUp(data, q, rating, asked) {
@@ -26,7 +34,33 @@
     return q.follow_ups.map(function (id) { return data.questions[id]; }).filter(function (f) { return f && !asked[f.id]; })[0] || null;
   }
 
-  window.guideMock = { openings: openings, followUp: followUp };
+  // A session in progress is kept in this browser, so that leaving the page (a link, a reload, the
+  // phone locking) and coming back resumes it; the last sessions' questions are remembered so the
+  // next one opens elsewhere.
+  var SESSION = "guide-mock-session";
+  var RECENT_KEY = "guide-mock-recent";
+  var RECENT_SESSIONS = 3;
+  var STALE = 12 * 3600e3;  // a session left this long after its time ran out is not resumed
+
+  function saved() {
+    try { return JSON.parse(localStorage.getItem(SESSION) || "null"); } catch (error) { return null; }
+  }
+
+  function recentIds() {
+    var recent = {};
+    try { (JSON.parse(localStorage.getItem(RECENT_KEY) || "[]")).forEach(function (ids) { ids.forEach(function (id) { recent[id] = true; }); }); }
+    catch (error) { /* unreadable: none */ }
+    return recent;
+  }
+
+  function remember(ids) {
+    var sessions = [];
+    try { sessions = JSON.parse(localStorage.getItem(RECENT_KEY) || "[]"); } catch (error) { sessions = []; }
+    sessions.unshift(ids);
+    localStorage.setItem(RECENT_KEY, JSON.stringify(sessions.slice(0, RECENT_SESSIONS)));
+  }
+
+  window.guideMock = { openings: openings, followUp: followUp, recentIds: recentIds, remember: remember };
 
   function setup(app, s) {
     var P = window.guideProgress;
@@ -51,12 +85,24 @@
       if (!left) state.timeUp = true;
     }
 
+    function keep() {
+      localStorage.setItem(SESSION, JSON.stringify({
+        company: state.company, topic: state.topic, deadline: state.deadline, label: state.label,
+        openings: state.openings.map(function (q) { return q.id; }), asked: state.asked, current: state.current.id,
+        log: state.log.map(function (e) { return { id: e.q.id, rating: e.rating }; }),
+      }));
+    }
+
     function ask(q, label) {
       state.current = q;
+      state.label = label;
       state.asked[q.id] = true;
       card.show({ id: q.id, text: q.text, brief: q.brief, url: q.url }, label === "追问" ? label : "");
+      var title = card.question.querySelector("a");
+      if (title) { title.target = "_blank"; title.rel = "noopener"; }  // reading the page does not end the session
       count.textContent = "第 " + (state.log.length + 1) + " 题" + (label ? "（" + label + "）" : "");
       statusLine.textContent = "先开口答，再点“显示答案”对照。";
+      keep();
     }
 
     function nextOpening() {
@@ -67,23 +113,51 @@
       return null;
     }
 
-    function begin() {
-      var company = form.elements.company.value;
-      var topic = form.elements.topic.value;
-      var first = openings(data, company, topic);
-      if (!first.length) {
-        statusLine.textContent = company ? "这家公司的面经里没有这个专题的题，换个组合试试。" : "这个范围里没有题。";
-        return;
-      }
-      state = { openings: first, asked: {}, log: [], current: null, timeUp: false,
-                deadline: Date.now() + Number(form.elements.minutes.value) * 60000 };
+    function known(id) {
+      var last = progress.last[id];
+      return { weak: Boolean(last && last.rating <= 2), due: P.isDue(s, progress, id, new Date()), recent: recent[id] };
+    }
+
+    function start(fresh) {
       summary.hidden = true;
       summary.innerHTML = "";
       timer.hidden = false;
       finishButton.hidden = false;
       clock();
       state.tick = setInterval(clock, 1000);
-      ask(nextOpening(), "");
+      if (fresh) ask(nextOpening(), "");
+    }
+
+    var recent = recentIds();
+
+    function begin() {
+      if (state) clearInterval(state.tick);
+      var company = form.elements.company.value;
+      var topic = form.elements.topic.value;
+      var first = openings(data, company, topic, known);
+      if (!first.length) {
+        statusLine.textContent = company ? "这家公司的面经里没有这个专题的题，换个组合试试。" : "这个范围里没有题。";
+        return;
+      }
+      state = { company: company, topic: topic, openings: first, asked: {}, log: [], current: null, timeUp: false,
+                deadline: Date.now() + Number(form.elements.minutes.value) * 60000 };
+      start(true);
+    }
+
+    function resume(kept) {
+      // The session this browser was in the middle of, as it was left: same question, same clock.
+      var find = function (id) { return data.questions[id]; };
+      if (!kept || !find(kept.current)) return false;
+      state = { company: kept.company, topic: kept.topic, deadline: kept.deadline, asked: kept.asked || {}, timeUp: false,
+                openings: (kept.openings || []).map(find).filter(Boolean),
+                log: (kept.log || []).filter(function (e) { return find(e.id); }).map(function (e) { return { q: find(e.id), rating: e.rating }; }),
+                current: null };
+      form.elements.company.value = kept.company || "";
+      form.elements.topic.value = kept.topic || "";
+      start(false);
+      ask(find(kept.current), kept.label || "");
+      statusLine.textContent = "接着上次没做完的模拟面试。先开口答，再点“显示答案”对照。";
+      return true;
     }
 
     function rate(rating) {
@@ -109,6 +183,8 @@
     function finish(reason) {
       if (!state) return;
       clearInterval(state.tick);
+      localStorage.removeItem(SESSION);
+      remember(Object.keys(state.asked));
       card.el.hidden = true;
       card.current = null;
       finishButton.hidden = true;
@@ -173,6 +249,9 @@
         if (card.open(s, progress)) statusLine.textContent = "答得怎么样？如实打分：答好了才会被追问。";
       } else if (/^[1-4]$/.test(event.key)) rate(Number(event.key));
     });
+    var kept = saved();
+    if (kept && Date.now() - kept.deadline < STALE) resume(kept);
+    else localStorage.removeItem(SESSION);
     app.dataset.ready = "true";
   }
 

@@ -352,7 +352,7 @@
         var done = Object.keys(tally).reduce(function (n, k) { return n + tally[k]; }, 0);
         statusLine.textContent = queue.length
           ? "这一轮完成：" + [1, 2, 3, 4].map(function (r) { return RATINGS[r] + " " + (tally[r] || 0); }).join("，") +
-            "（共 " + done + " 次）。" + (tally[1] ? "点“重练不会的”再来一遍。" : "")
+            "（共 " + done + " 次）。" + (tally[1] || tally[2] ? "点“重练答得不好的”再来一遍。" : "")
           : "这个范围里现在没有要做的题。";
         renderTable();
         return;
