@@ -32,8 +32,13 @@ def test_pagefind_words_keep_prefixes_and_escape_stemming():
     assert search.pagefind_word("ppo") == "ppo" + search.WORD_END  # a stored word ends: `pp` is not `ppo`
     value = 0x71B5 - 0x4E00  # 熵
     code = "".join(search.CODE_SYMBOLS[value // 30 ** k % 30] for k in (2, 1, 0))
-    assert search.pagefind_word("熵") == "\u01c2" + code
-    assert search.pagefind_word("熵坍").startswith(search.pagefind_word("熵"))
+    assert search.pagefind_word("熵") == "\u01c2" + code + search.WORD_END
+    # a stored pair starts with its first character's code: a one-character query finds it
+    assert search.pagefind_word("熵坍").startswith(search.pagefind_word("熵")[:-1])
+    # every stored word ends, so no proper prefix of one is a stored word: Pagefind, finding no
+    # 量子, would look up the longest prefix that is a stored word (量) and return its pages
+    assert all(w.endswith(search.WORD_END) and search.WORD_END not in w[:-1]
+               for w in map(search.pagefind_word, ["量子", "量", "ppo", "kvcache", "要性"]))
     assert search.pagefind_word("熵坍") != search.pagefind_word("熵塌")
     assert not set(search.pagefind_word("要性")[1:]) & set("aeiouy")  # nothing the stemmer could cut
 
@@ -226,5 +231,6 @@ def test_snippets_are_the_pages_own_prose_with_formulas_as_tex(page, site_url):
     assert len(snippets) >= 30
     for text in snippets:
         assert not any(f in text for f in FURNITURE), text
-        assert not re.search(r"[：，；、。（]\s*[，；、。）]", text), text  # a gap where a formula was
+        # a gap where a formula was ("。）" is prose: a question quoted in brackets ends so)
+        assert not re.search(r"[：，；、（]\s*[，；、。）]|。\s*[，；、。]", text), text
     assert any("$" in text for text in snippets)  # formulas read as their TeX

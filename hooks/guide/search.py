@@ -50,10 +50,13 @@ def normalize(text: str) -> str:
 
 
 HAN_MARK = "\u01c2"  # ǂ, a click letter
-WORD_END = "\u01c3"  # ǃ, another: ends every stored Latin word
-"""Pagefind matches every search word as a prefix (`deep` finds `deepseek`, `rl` finds `rlhf`).
-Stored Latin words end in WORD_END, so search.js looks a word up exactly as `word` + WORD_END, and
-as a prefix (the word still being typed) without it."""
+WORD_END = "\u01c3"  # ǃ, another: ends every stored word
+"""Pagefind matches every search word as a prefix (`deep` finds `deepseek`, `rl` finds `rlhf`), and
+a word it does not find at all it replaces with the longest prefix of it that is a stored word
+(Pagefind PR #315): 量子, in no page, found the pages that hold 量 alone.  Every stored word ends in
+WORD_END, so no proper prefix of a looked-up word is ever a stored word: search.js looks a word up
+exactly as `word` + WORD_END, and as a prefix (the word still being typed, a single Han
+character) without it."""
 CODE_SYMBOLS = "0123456789bcdfghjklmnpqrstvwxz"
 """Digits and consonants only: the English stemmer changes no word without a vowel.  Three
 symbols (27,000 codes) cover the 20,992 unified ideographs."""
@@ -70,16 +73,17 @@ def _han_code(char: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def pagefind_word(token: str) -> str:
-    """The word Pagefind stores for a token: Han characters become HAN_MARK + three symbols each,
-    other words end in WORD_END.
+    """The word Pagefind stores for a token: Han characters become HAN_MARK + three symbols each;
+    every word ends in WORD_END.
 
     Pagefind's query parser handles Han characters on its own (it split 要性 into 要 and 性 and
     lost pages), whatever the index language.  Fixed width keeps a character's code a prefix of
-    the codes of the bigrams it starts, which is how single-character queries still work.  The
-    mark is a letter nobody types, so a reader's one-letter prefix never expands to every Han word."""
+    the codes of the bigrams it starts, which is how single-character queries still work (looked
+    up without WORD_END).  The mark is a letter nobody types, so a reader's one-letter prefix never
+    expands to every Han word."""
     if not _is_han(token):
         return token + WORD_END
-    return HAN_MARK + "".join(_han_code(c) for c in token)
+    return HAN_MARK + "".join(_han_code(c) for c in token) + WORD_END
 
 
 def _han_tokens(run: str, last_alone: bool) -> list[str]:

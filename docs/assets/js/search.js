@@ -60,10 +60,14 @@
 
   var WORD_END = "\u01c3";
 
-  // `prefix`: the word being typed, which may be longer in the page (search.py, WORD_END).
+  // `prefix`: the word being typed, which may be longer in the page (search.py, WORD_END). A Han
+  // character pair is always looked up whole; a single Han character as a prefix, so that it finds
+  // the pairs it starts.
   function pagefindWord(token, prefix) {
     if (!HAN_CHAR.test(token)) return prefix ? token : token + WORD_END;
-    return HAN_MARK + Array.from(token).map(function (c) { return hanCode(c.codePointAt(0)); }).join("");
+    var chars = Array.from(token);
+    var code = HAN_MARK + chars.map(function (c) { return hanCode(c.codePointAt(0)); }).join("");
+    return prefix && chars.length === 1 ? code : code + WORD_END;
   }
 
   // The pieces of a query to highlight: whole Han runs and words as typed, longest first.
