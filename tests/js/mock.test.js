@@ -68,6 +68,12 @@ test("the last three sessions' questions are remembered, no more", () => {
   M.remember(["c"]);
   M.remember(["d"]);
   expect(Object.keys(M.recentIds()).sort()).toEqual(["b", "c", "d"]);
+  expect(M.recentIds().d).toBe(true);
+});
+
+test("the same random source draws the same openings: the draw is the only chance in it", () => {
+  const once = M.openings(DATA, "", "", null, seeded(11)).map((x) => x.id);
+  expect(M.openings(DATA, "", "", null, seeded(11)).map((x) => x.id)).toEqual(once);
 });
 
 test("a good answer earns the first follow-up not asked yet; a weak one earns none", () => {

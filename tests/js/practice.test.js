@@ -54,6 +54,25 @@ describe("today's review", () => {
     expect(queue).toEqual(["d0", "d1", "d2", "n0", "d3", "d4", "d5", "n1", "d6", "n2"]);
   });
 
+  test("due cards come oldest due first whatever the order of the pool", () => {
+    const progress = P.empty();
+    P.grade(s, progress, "late", 1, new Date(NOW - 1 * 3600e3));
+    P.grade(s, progress, "early", 1, new Date(NOW - 5 * 3600e3));
+    P.grade(s, progress, "middle", 1, new Date(NOW - 3 * 3600e3));
+    progress.newDays = {};
+    const queue = P.todaysQueue(s, progress, [{ id: "late" }, { id: "middle" }, { id: "early" }], NOW).map((q) => q.id);
+    expect(queue).toEqual(["early", "middle", "late"]);
+  });
+
+  test("a question graded only under the old marks is not new: grading it counts nothing for today", () => {
+    const progress = P.empty();
+    progress.last.old = { rating: 3, at: new Date(NOW - 10 * DAY).toISOString() };
+    P.grade(s, progress, "old", 3, NOW);
+    expect(progress.newDays[P.dayKey(NOW)] || 0).toBe(0);
+    P.grade(s, progress, "fresh", 3, NOW);
+    expect(progress.newDays[P.dayKey(NOW)]).toBe(1);
+  });
+
   test("new questions stop at the reader's pace and count what today already brought", () => {
     const progress = withDue(0);
     progress.settings.newPerDay = 4;
@@ -117,11 +136,26 @@ describe("what is stored", () => {
     expect(mine.last.b.rating).toBe(4);
     expect(() => P.merge(mine, { hello: 1 })).toThrow("不是本指南导出的进度文件");
   });
+
+  test("an import brings the newer grade's schedule and the reader's settings with it", () => {
+    const mine = P.empty();
+    P.grade(s, mine, "a", 1, new Date(NOW - 2 * DAY));
+    const theirs = P.empty();
+    const card = P.grade(s, theirs, "a", 4, NOW);
+    theirs.settings.newPerDay = 7;
+    P.merge(mine, JSON.parse(JSON.stringify(theirs)));
+    expect(mine.settings.newPerDay).toBe(7);
+    expect(new Date(mine.cards.a.due).getTime()).toBe(card.due.getTime());
+    expect(P.isDue(s, mine, "a", new Date(NOW.getTime() + 3600e3))).toBe(false);
+  });
 });
 
 describe("the intervals shown on the grade buttons", () => {
   test.each([[30e3, "1 分钟"], [45 * 60e3, "45 分钟"], [5 * 3600e3, "5 小时"], [3 * DAY, "3 天"], [90 * DAY, "3 个月"],
-             [400 * DAY, "1.1 年"], [730 * DAY, "2 年"]])("%d ms reads %s", (ms, text) => {
+             [400 * DAY, "1.1 年"], [730 * DAY, "2 年"],
+             // where one unit gives way to the next
+             [59 * 60e3, "59 分钟"], [3600e3, "1 小时"], [23 * 3600e3, "23 小时"], [DAY, "1 天"], [30 * DAY, "30 天"],
+             [31 * DAY, "1 个月"], [364 * DAY, "12 个月"], [365 * DAY, "1 年"]])("%d ms reads %s", (ms, text) => {
     expect(P.interval(ms)).toBe(text);
   });
 });

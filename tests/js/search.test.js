@@ -78,3 +78,76 @@ test("positions tell the field", () => {
   expect([0, 47, 48, 127, 128, 191, 192, 239, 240, 384, 479, 480, 5000].map(S.field)).toEqual(
     ["title", "title", "names", "names", "summary", "summary", "title", "title", "names", "headings", "headings", "body", "body"]);
 });
+
+test("a Han pair is looked up whole even as the word being typed; a single character as a prefix", () => {
+  // Pagefind replaces a word it cannot find with its longest prefix that is a stored word: a pair
+  // looked up without its end mark could come back as the pages of its first character.
+  const pair = S.pagefindWord("量子", true), one = S.pagefindWord("量", true);
+  expect(pair.endsWith("\u01c3")).toBe(true);
+  expect(one.endsWith("\u01c3")).toBe(false);
+  expect(pair.startsWith(one)).toBe(true);
+  expect(S.pagefindWord("量", false)).toBe(one + "\u01c3");
+  expect(S.pagefindWord("ppo", true)).toBe("ppo");
+  expect(S.pagefindWord("ppo", false)).toBe("ppo\u01c3");
+});
+
+test("the query's tokens: Han pairs, words, identifiers whole and in parts, particles dropped, each once", () => {
+  expect(S.queryTokens("熵")).toEqual(["熵"]);
+  expect(S.queryTokens("熵坍塌")).toEqual(["熵坍", "坍塌"]);
+  expect(S.queryTokens("GRPO 的 KL")).toEqual(["grpo", "kl"]);
+  expect(S.queryTokens("的")).toEqual(["的"]);
+  expect(S.queryTokens("ppo_mini_batch")).toEqual(["ppo", "mini", "batch", "ppominibatch"]);
+  expect(S.queryTokens("Kv-Cache kv")).toEqual(["kv", "cache", "kvcache"]);
+  expect(S.queryTokens("ＰＰＯ ppo")).toEqual(["ppo"]);
+});
+
+test("a Han character's code: three symbols, the same the indexer writes (search.py, _han_code)", () => {
+  const SYMBOLS = "0123456789bcdfghjklmnpqrstvwxz";
+  const code = (c) => { const v = c.codePointAt(0) - 0x4e00; return [900, 30, 1].map((d) => SYMBOLS[Math.floor(v / d) % 30]).join(""); };
+  expect(S.pagefindWord("一", false)).toBe("\u01c2000\u01c3");
+  expect(S.pagefindWord("熵", false)).toBe("\u01c2" + code("熵") + "\u01c3");
+  expect(S.pagefindWord("熵坍", false)).toBe("\u01c2" + code("熵") + code("坍") + "\u01c3");
+  expect(code("熵")).not.toBe("000");
+});
+
+test("an English synonym matches whole words only; a Chinese one anywhere in the query", () => {
+  const groups = [["奖励模型", "rm", "reward model"], ["幻觉", "hallucination"]];
+  expect(S.terms("rmsnorm", groups)).toEqual([{ alternatives: [["rmsnorm"]], typed: ["rmsnorm"] }]);
+  expect(S.terms("RM 训练", groups).map((t) => t.typed)).toEqual([["训练"], ["rm"]]);
+  expect(S.terms("控制幻觉的方法", groups).at(-1).alternatives).toEqual([["幻觉"], ["hallucination"]]);
+  expect(S.terms("a.b", [["a.b", "c"]]).at(-1).typed).toEqual(["a", "b", "ab"]);
+});
+
+test("a word the text repeats counts a little more, up to three times; body below every other field", () => {
+  const pages = { once: { grpo: [at.body] }, twice: { grpo: [at.body, at.body + 9] },
+                  often: { grpo: [at.body, at.body + 9, at.body + 19, at.body + 29, at.body + 39] },
+                  heading: { grpo: [at.heading] } };
+  const ranked = S.rank(S.terms("grpo", []), hits(pages), 1000, ["grpo"]);
+  expect(ranked.map((p) => p.result.id)).toEqual(["heading", "often", "twice", "once"]);
+  const score = Object.fromEntries(ranked.map((p) => [p.result.id, p.score]));
+  expect(score.twice / score.once).toBeCloseTo(1.3, 5);
+  expect(score.often / score.once).toBeCloseTo(1.6, 5);
+});
+
+test("a phrase bonus needs the pair in the query's order and next to each other", () => {
+  const pages = { ordered: { ppo: [at.body], clip: [at.body + 1] }, reversed: { ppo: [at.body + 1], clip: [at.body] } };
+  const ranked = S.rank(S.terms("ppo clip", []), hits(pages), 1000, ["ppo", "clip"]);
+  expect(ranked.map((p) => p.result.id)).toEqual(["ordered", "reversed"]);
+  expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
+});
+
+test("equal scores keep a fixed order, by page id", () => {
+  const pages = { b: { grpo: [at.title] }, a: { grpo: [at.title] }, c: { grpo: [at.title] } };
+  expect(order("grpo", pages)).toEqual(["a", "b", "c"]);
+});
+
+test("of two titles with the query, the one it opens ranks first", () => {
+  const pages = { named: { "重要": [at.title], "要性": [at.title + 1] }, inside: { "重要": [at.title + 4], "要性": [at.title + 5] },
+                  question: { "重要": [at.qtitle], "要性": [at.qtitle + 1] } };
+  const ranked = order("重要性", pages);
+  expect(ranked[0]).toBe("named");
+  expect(ranked.indexOf("named")).toBeLessThan(ranked.indexOf("inside"));
+  const q = S.rank(S.terms("重要性", []), hits({ opens: pages.question, inner: { "重要": [at.qtitle + 3], "要性": [at.qtitle + 4] } }),
+                   1000, S.queryTokens("重要性"));
+  expect(q.map((p) => p.result.id)).toEqual(["opens", "inner"]);
+});

@@ -2,8 +2,9 @@
 // the vitest unit tests (tests/js) against each; a bug no test notices is listed as a survivor.
 export default {
   testRunner: "vitest",
-  vitest: { configFile: "tests/js/vitest.config.mjs" },
-  mutate: ["docs/assets/js/practice.js", "docs/assets/js/mock.js"],
+  // related: false, as the tests read the scripts from disk (tests/js/load.js) rather than import them
+  vitest: { configFile: "tests/js/vitest.config.mjs", related: false },
+  mutate: ["docs/assets/js/practice.js", "docs/assets/js/mock.js", "docs/assets/js/search.js"],
   coverageAnalysis: "perTest",
   reporters: ["clear-text", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },

@@ -110,6 +110,7 @@
   var ALL_TERMS = 1.25;  // a page that has every term of the query
   var SYNONYM = 0.9;     // a word of a synonym group the reader did not type
   var SENTENCE = 0.8;    // a question's (or a listing page's) title and names are sentences, not names
+  var LEAD = 1.03;       // the query's first word opens the page's title: the page is named after it
 
   function field(position) {
     if (position >= BODY_START) return "body";
@@ -202,6 +203,8 @@
         if (a && b && adjacent(a.positions, b.positions)) score += PHRASE * Math.min(a.rarity, b.rarity) * FIELD_WEIGHT.title / 2;
       }
       if (page.owner) score *= OWNER;
+      var first = order.length ? page.tokens[order[0]] : null;
+      if (first && first.positions.some(function (p) { return p === 0 || p === HEAD; })) score *= LEAD;
       if (complete) score *= ALL_TERMS;
       return { result: page.result, score: score, complete: complete };
     }).sort(function (x, y) { return y.score - x.score || (x.result.id < y.result.id ? -1 : 1); });
