@@ -96,7 +96,11 @@ def run_python(modules: list[str]) -> tuple[int, int, list[str]]:
 
 def run_js() -> tuple[int, int, list[str]]:
     report = ROOT / "reports" / "mutation" / "mutation.json"
-    subprocess.run(["npx", "--no-install", "stryker", "run", "tests/js/stryker.config.mjs"], cwd=ROOT, check=False)
+    if report.exists():
+        report.unlink()
+    done = subprocess.run(["npx", "--no-install", "stryker", "run", "tests/js/stryker.config.mjs"], cwd=ROOT, check=False)
+    if not report.exists():
+        sys.exit(f"StrykerJS wrote no report (exit status {done.returncode}); its output above says why")
     data = json.loads(report.read_text(encoding="utf-8"))
     killed = tried = 0
     survivors = []
