@@ -151,3 +151,11 @@ test("of two titles with the query, the one it opens ranks first", () => {
                    1000, S.queryTokens("重要性"));
   expect(q.map((p) => p.result.id)).toEqual(["opens", "inner"]);
 });
+
+test("the word being typed, looked up whole and as a prefix: each page once, with all its positions", () => {
+  const data = () => "d";
+  const merged = S.mergeResults([{ id: "a", words: [3, 9], data }, { id: "b", words: [1], data }],
+                                [{ id: "a", words: [9, 40], data }, { id: "c", words: [7], data }]);
+  expect(merged.map((r) => [r.id, [...r.words].sort((x, y) => x - y)])).toEqual([["a", [3, 9, 40]], ["b", [1]], ["c", [7]]]);
+  expect(merged[0].data()).toBe("d");
+});

@@ -218,7 +218,7 @@
 
   if (typeof module !== "undefined" && module.exports) {  // node: the tokenizer and ranking tests
     module.exports = { queryTokens: queryTokens, highlightTerms: highlightTerms, pagefindWord: pagefindWord,
-                       terms: terms, rank: rank, field: field };
+                       terms: terms, rank: rank, field: field, mergeResults: mergeResults };
     return;
   }
 
@@ -281,11 +281,30 @@
 
   // Pagefind's results for each token alone (its own search would require every word); a Latin
   // word exactly, but for the one being typed (see exactTokens).
+  // A prefix lookup can miss the whole word itself (`grpo` as a prefix found 208 pages, `grpo`
+  // whole 276: Pagefind reads the prefix's words from one part of its index), so the word being
+  // typed is looked up both ways and the pages merged.
   function lookup(pagefind, tokens, exact) {
     var hits = {};
     return Promise.all(tokens.map(function (t) {
-      return pagefind.search(pagefindWord(t, !exact[t])).then(function (found) { hits[t] = found.results; });
+      var whole = pagefind.search(pagefindWord(t, false));
+      var prefix = exact[t] || pagefindWord(t, true) === pagefindWord(t, false) ? null : pagefind.search(pagefindWord(t, true));
+      return Promise.all([whole, prefix]).then(function (found) {
+        hits[t] = found[1] ? mergeResults(found[0].results, found[1].results) : found[0].results;
+      });
     })).then(function () { return hits; });
+  }
+
+  // Pagefind's results for one token from two lookups: each page once, with every word position.
+  function mergeResults(first, second) {
+    var byId = {};
+    var out = [];
+    first.concat(second).forEach(function (r) {
+      var seen = byId[r.id];
+      if (!seen) { byId[r.id] = seen = Object.assign({}, r, { words: r.words.slice() }); out.push(seen); return; }
+      r.words.forEach(function (w) { if (seen.words.indexOf(w) < 0) seen.words.push(w); });
+    });
+    return out;
   }
 
   // The tokens to look up exactly: short Latin words (up to EXACT_UP_TO letters) other than the
