@@ -287,10 +287,10 @@
   function lookup(pagefind, tokens, exact) {
     var hits = {};
     return Promise.all(tokens.map(function (t) {
-      var whole = pagefind.search(pagefindWord(t, false));
-      var prefix = exact[t] || pagefindWord(t, true) === pagefindWord(t, false) ? null : pagefind.search(pagefindWord(t, true));
-      return Promise.all([whole, prefix]).then(function (found) {
-        hits[t] = found[1] ? mergeResults(found[0].results, found[1].results) : found[0].results;
+      // one after the other: both read the same part of the index
+      return pagefind.search(pagefindWord(t, false)).then(function (whole) {
+        if (exact[t] || pagefindWord(t, true) === pagefindWord(t, false)) { hits[t] = whole.results; return null; }
+        return pagefind.search(pagefindWord(t, true)).then(function (prefix) { hits[t] = mergeResults(whole.results, prefix.results); });
       });
     })).then(function () { return hits; });
   }
