@@ -178,6 +178,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--js-flags=--expose-gc",  # window.gc(): a test runs the collector while search works
 ]
 
 

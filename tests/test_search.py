@@ -123,6 +123,22 @@ def test_real_interview_questions_find_a_page_that_answers_them(page, site_url, 
 
 
 @pytest.mark.browser
+def test_results_survive_the_garbage_collector(page, site_url):
+    """Pagefind frees a result's data once its object is collected: results the ranking keeps
+    must be Pagefind's own objects. With the collector running every millisecond (Chromium's
+    --expose-gc) each list must be what it is without it."""
+    page.add_init_script("window.guideGc = false; setInterval(() => window.guideGc && window.gc(), 1)")
+    page.goto(site_url)
+    assert page.evaluate("typeof window.gc") == "function"
+    queries = [item["query"] for item in REAL[:40]]
+    calm = [type_query(page, q, "ime") for q in queries]
+    page.evaluate("window.guideGc = true")
+    busy = [type_query(page, q, "ime") for q in queries]
+    assert sum(len(found) == 8 for found in calm) > 30 and busy == calm
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
 def test_result_shows_title_context_and_highlighted_snippet_and_target_highlights(page, site_url):
     page.goto(site_url + "stats/")
     type_query(page, "重要性采样", "ime")

@@ -296,12 +296,15 @@
   }
 
   // Pagefind's results for one token from two lookups: each page once, with every word position.
+  // The entries are Pagefind's own result objects, never copies: Pagefind frees a result's data
+  // once its object is garbage-collected (pagefind.js, FinalizationRegistry), and a copy's data()
+  // then resolves to null. A page in both lookups keeps the first object, its words extended.
   function mergeResults(first, second) {
     var byId = {};
     var out = [];
     first.concat(second).forEach(function (r) {
       var seen = byId[r.id];
-      if (!seen) { byId[r.id] = seen = Object.assign({}, r, { words: r.words.slice() }); out.push(seen); return; }
+      if (!seen) { byId[r.id] = r; out.push(r); return; }
       r.words.forEach(function (w) { if (seen.words.indexOf(w) < 0) seen.words.push(w); });
     });
     return out;
@@ -325,6 +328,7 @@
 
   // ---- the dialog ----------------------------------------------------------------------------
   var MAX_RESULTS = 8;
+  var MISSING = {};
   var sequence = 0;
 
   function elements() {
@@ -409,12 +413,12 @@
       return Promise.all(top.map(function (result, index) {
         return result.data().then(function (data) {
           if (mine !== sequence) return;
-          datas[index] = data;
+          datas[index] = data || MISSING;  // data Pagefind no longer holds: the others still show
           var ready = 0;
           while (ready < datas.length && datas[ready]) ready++;
           if (ready > shown) {
             shown = ready;
-            render(ui, query, datas.slice(0, ready));
+            render(ui, query, datas.slice(0, ready).filter(function (d) { return d !== MISSING; }));
             if (!ui.list.dataset.ms) ui.list.dataset.ms = String(Math.round(performance.now() - started));
           }
         });
