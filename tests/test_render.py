@@ -69,3 +69,9 @@ def test_json_for_a_script_element_holds_no_markup_characters_and_reads_back_the
     written = script_json(data)
     assert not set("<>&") & set(written)
     assert json.loads(written) == data
+
+
+def test_a_report_shows_a_source_only_when_a_reader_can_open_it():
+    pages = build(GOLDEN / "tiny", templates=TEMPLATES).pages
+    assert "来源" not in pages["reports/r-one.md"] and "000_seed" not in pages["reports/r-one.md"]  # a seed file's name
+    assert "**来源** [原帖](https://example.com/post/1)" in pages["reports/r-two.md"]
