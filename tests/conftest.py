@@ -212,3 +212,18 @@ def page(browser, site_url):
     pg.on("pageerror", lambda err: pg.js_errors.append(str(err)))
     yield pg
     context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """phone(width, height=844): a page in a touch-screen phone context (no hover, coarse pointer)."""
+    contexts = []
+
+    def open_page(width: int, height: int = 844):
+        context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()

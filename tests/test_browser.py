@@ -31,3 +31,15 @@ def test_backlink_leads_to_the_question_and_back(page, site_url):
     page.wait_for_url("**/concepts/ppo-clip/")
     page.wait_for_selector(".katex")  # typeset in the page as built
     assert page.js_errors == []
+
+
+def test_the_home_page_links_the_plan_and_the_deck_and_hints_at_slash_only_with_a_keyboard(page, phone, site_url, built_site):
+    page.goto(site_url)
+    for label, target in (("三周备考计划", "study-plan/"), ("Anki 牌组", "downloads/rl-interview-guide.apkg")):
+        href = page.locator(".md-content a", has_text=label).first.get_attribute("href")
+        assert (built_site / target).exists() and page.evaluate("h => new URL(h, location.href).pathname", href) == "/" + target
+    assert page.locator(".guide-keyhint kbd", has_text="/").is_visible()
+    touch = phone(390)
+    touch.goto(site_url)
+    assert touch.locator(".md-content", has_text="点右上角的搜索框").is_visible()
+    assert not touch.locator(".guide-keyhint").is_visible()

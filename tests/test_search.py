@@ -214,9 +214,8 @@ def test_the_index_folds_width_and_case_as_the_query_does():
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [360, 390, 414])
-def test_search_on_a_phone_stays_inside_the_screen(browser, site_url, width):
-    context = browser.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
+def test_search_on_a_phone_stays_inside_the_screen(phone, site_url, width):
+    page = phone(width)
     page.goto(site_url + "concepts/ppo-clip/")
     page.evaluate("window.scrollTo(0, 600)")
     page.click("label.md-header__button[for=__search]")
@@ -232,7 +231,6 @@ def test_search_on_a_phone_stays_inside_the_screen(browser, site_url, width):
     page.wait_for_timeout(300)
     assert page.evaluate("document.body.hasAttribute('data-md-scrolllock')") is False
     assert abs(page.evaluate("window.scrollY") - 600) < 5
-    context.close()
 
 
 FURNITURE = ["先自己想一想", "打印 / 保存 PDF", "参考答案", "一句话答案："]

@@ -275,9 +275,8 @@ def test_a_mock_session_survives_a_reload_and_its_links_keep_it(page, site_url):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [360, 390, 414])
-def test_on_a_phone_the_grades_sit_in_reach_after_a_reveal(browser, site_url, width):
-    context = browser.new_context(viewport={"width": width, "height": 780}, is_mobile=True, has_touch=True)
-    page = context.new_page()
+def test_on_a_phone_the_grades_sit_in_reach_after_a_reveal(phone, site_url, width):
+    page = phone(width, 780)
     page.goto(site_url + "practice/")
     page.wait_for_selector("#practice[data-ready=true]")
     page.click("[data-action=review]")
@@ -286,7 +285,6 @@ def test_on_a_phone_the_grades_sit_in_reach_after_a_reveal(browser, site_url, wi
     box = page.locator(".guide-practice__marks").bounding_box()
     assert box["y"] + box["height"] <= 780 + 1 and box["y"] >= 0, box
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    context.close()
 
 
 def test_a_company_mock_draws_on_what_that_companys_reports_asked(page, site_url):
