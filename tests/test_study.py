@@ -174,6 +174,46 @@ def test_progress_exports_and_imports(page, site_url, tmp_path):
     assert page.locator(".guide-practice__progress tr[data-topic=rlhf] td").nth(1).inner_text() == "1"
 
 
+def tap_plan_day(page, day: str) -> None:
+    """Tap a plan day's circle where guide.css draws it: 1em left of the item, 0.75em below its top."""
+    x, y = page.evaluate("""(day) => {
+        const item = [...document.querySelectorAll('.guide-plan .task-list-item')].find(li => li.textContent.includes(day));
+        item.scrollIntoView({block: 'center'});
+        const box = item.getBoundingClientRect(), em = parseFloat(getComputedStyle(item).fontSize);
+        return [box.left - em, box.top + 0.75 * em]; }""", day)
+    page.touchscreen.tap(x, y)
+
+
+def test_the_plans_days_tick_off_on_a_phone_and_travel_with_the_exported_progress(phone, site_url, tmp_path):
+    page = phone(390)
+    page.goto(site_url + "study-plan/")
+    days = page.locator(".guide-plan .task-list-item")
+    assert days.count() == 21 and page.locator(".guide-plan input[type=checkbox]:disabled").count() == 0
+    assert page.inner_text(".guide-plan__count") == "已完成 0 / 21 天"
+    tap_plan_day(page, "第 2 天")
+    tap_plan_day(page, "第 9 天")
+    tap_plan_day(page, "第 9 天")  # changed my mind
+    page.reload()
+    assert page.inner_text(".guide-plan__count") == "已完成 1 / 21 天"
+    assert [days.nth(i).locator("input").is_checked() for i in (0, 1, 8)] == [False, True, False]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.goto(site_url + "practice/")
+    page.wait_for_selector("#practice[data-ready=true]")
+    with page.expect_download() as download:
+        page.click("[data-action=export]")
+    saved = tmp_path / "progress.json"
+    download.value.save_as(saved)
+    plan = json.loads(saved.read_text())["plan"]
+    assert {day: entry["done"] for day, entry in plan.items()} == {"day-2": True, "day-9": False}
+    page.evaluate("() => localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#practice[data-ready=true]")
+    page.set_input_files("input[data-action=import]", str(saved))
+    page.wait_for_function("() => document.querySelector('.guide-practice__status').textContent.includes('已导入 2 条')")
+    page.goto(site_url + "study-plan/")
+    assert page.inner_text(".guide-plan__count") == "已完成 1 / 21 天"
+
+
 def test_retry_serves_only_what_went_badly(page, site_url):
     page.goto(site_url + "practice/")
     page.wait_for_selector("#practice[data-ready=true]")

@@ -159,3 +159,27 @@ describe("the intervals shown on the grade buttons", () => {
     expect(P.interval(ms)).toBe(text);
   });
 });
+
+describe("the study plan's days", () => {
+  test("a ticked day is stored with its time, and an import keeps the newer of two marks", () => {
+    const mine = P.empty();
+    P.markDay(mine, "day-1", true, new Date(NOW - DAY));
+    P.markDay(mine, "day-2", true, new Date(NOW));
+    expect(P.dayDone(mine, "day-1")).toBe(true);
+    expect(P.dayDone(mine, "day-3")).toBe(false);
+    const theirs = P.empty();
+    P.markDay(theirs, "day-1", false, new Date(NOW));             // unticked later elsewhere: wins
+    P.markDay(theirs, "day-2", false, new Date(NOW - DAY));       // unticked earlier: loses
+    P.markDay(theirs, "day-3", true, new Date(NOW));              // new
+    expect(P.merge(mine, JSON.parse(JSON.stringify(theirs)))).toBe(2);
+    expect([1, 2, 3].map((n) => P.dayDone(mine, `day-${n}`))).toEqual([false, true, true]);
+  });
+
+  test("a file from before the plan had checkboxes imports without touching the days", () => {
+    const mine = P.empty();
+    P.markDay(mine, "day-4", true, new Date(NOW));
+    const old = { version: 2, cards: {}, last: {}, settings: { newPerDay: 5 }, newDays: {} };
+    expect(P.merge(mine, old)).toBe(0);
+    expect(P.dayDone(mine, "day-4")).toBe(true);
+  });
+});

@@ -19,7 +19,7 @@
 
   // ---- the stored progress ---------------------------------------------------------------------
   function empty() {
-    return { version: 2, cards: {}, last: {}, settings: { newPerDay: 10 }, newDays: {} };
+    return { version: 2, cards: {}, last: {}, settings: { newPerDay: 10 }, newDays: {}, plan: {} };
   }
 
   function fromOld(old, into) {
@@ -66,7 +66,14 @@
         }
       });
       if (incoming.settings) progress.settings = incoming.settings;
-      return Object.keys(incoming.last || {}).length;
+      var days = Object.keys(incoming.plan || {}).filter(function (day) {
+        var entry = incoming.plan[day];
+        var mine = progress.plan[day];
+        if (!entry || typeof entry.at !== "string" || (mine && mine.at >= entry.at)) return false;
+        progress.plan[day] = { done: !!entry.done, at: entry.at };
+        return true;
+      });
+      return Object.keys(incoming.last || {}).length + days.length;
     }
     if (incoming && typeof incoming.questions === "object") {
       fromOld(incoming, progress);
@@ -187,11 +194,50 @@
     return mixed;
   }
 
+  // ---- the study plan's days: ticked or not, with when (the newer wins on import) -----------------
+  function markDay(progress, day, done, now) {
+    progress.plan[day] = { done: done, at: now.toISOString() };
+  }
+
+  function dayDone(progress, day) {
+    var entry = progress.plan[day];
+    return !!(entry && entry.done);
+  }
+
   window.guideProgress = {
     load: load, save: save, merge: merge, known: known, withScheduler: withScheduler, grade: grade,
     preview: preview, isDue: isDue, cardOf: cardOf, dayKey: dayKey, interval: interval, RATINGS: RATINGS,
-    seen: seen, newLeft: newLeft, todaysQueue: todaysQueue, empty: empty,
+    seen: seen, newLeft: newLeft, todaysQueue: todaysQueue, empty: empty, markDay: markDay, dayDone: dayDone,
   };
+
+  // The plan page's days (task-list items that start 第 N 天) become checkboxes kept in progress.
+  function planDays() {
+    var items = Array.prototype.slice.call(document.querySelectorAll(".guide-plan .task-list-item"));
+    var count = document.querySelector(".guide-plan__count");
+    var days = items.map(function (item) {
+      var number = /第\s*(\d+)\s*天/.exec(item.textContent);
+      var box = item.querySelector("input[type=checkbox]");
+      return number && box ? { id: "day-" + number[1], box: box } : null;
+    }).filter(Boolean);
+    if (!days.length) return;
+    function tally(progress) {
+      var done = days.filter(function (d) { return dayDone(progress, d.id); }).length;
+      if (count) { count.hidden = false; count.textContent = "已完成 " + done + " / " + days.length + " 天"; }
+    }
+    var progress = load();
+    days.forEach(function (d) {
+      d.box.disabled = false;
+      d.box.checked = dayDone(progress, d.id);
+      d.box.setAttribute("aria-label", "第 " + d.id.slice(4) + " 天已完成");
+      d.box.addEventListener("change", function () {
+        var now = load();
+        markDay(now, d.id, d.box.checked, new Date());
+        save(now);
+        tally(now);
+      });
+    });
+    tally(progress);
+  }
 
   // ---- marks on the bank and topic pages --------------------------------------------------------
   // Elements are written only when their mark changes: a page with nothing practised yet is
@@ -457,6 +503,7 @@
 
   function onPage() {
     showMarks();
+    planDays();
     var app = document.getElementById("practice");
     if (app) {
       withScheduler().then(function (s) { setupDrill(app, s); }).catch(function (error) {
