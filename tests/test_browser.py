@@ -1,6 +1,11 @@
 """What only a browser can show: formulas typeset by the site's own KaTeX, backlinks on the page."""
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
+from pathlib import Path
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -43,3 +48,63 @@ def test_the_home_page_links_the_plan_and_the_deck_and_hints_at_slash_only_with_
     touch.goto(site_url)
     assert touch.locator(".md-content", has_text="点右上角的搜索框").is_visible()
     assert not touch.locator(".guide-keyhint").is_visible()
+
+
+class _Host(http.server.SimpleHTTPRequestHandler):
+    """A static host such as GitHub Pages: the site under `mount`, its 404.html for any address it lacks."""
+    mount = "/"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(self.mount):
+            return str(Path(self.directory) / "no such file")
+        return super().translate_path("/" + path[len(self.mount):])
+
+    def send_error(self, code, message=None, explain=None):
+        if code != 404:
+            return super().send_error(code, message, explain)
+        body = (Path(self.directory) / "404.html").read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.mark.parametrize("mount", ["/", "/some/base/"])
+def test_the_404_page_speaks_chinese_looks_right_and_leads_home_to_search_and_topics_under_any_base(browser, built_site, mount):
+    handler = functools.partial(type("Host", (_Host,), {"mount": mount}), directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    elsewhere, errors = [], []
+    page.on("request", lambda r: None if r.url.startswith(origin) else elsewhere.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    response = page.goto(origin + mount + "concepts/grpo-clip-nowhere/")
+    assert response.status == 404 and page.inner_text("h1") == "没有这个页面"
+    assert page.evaluate("getComputedStyle(document.querySelector('header')).backgroundColor") == "rgb(63, 81, 181)"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.wait_for_function("(m) => document.documentElement.dataset.root === m", arg=mount)
+    links = page.eval_on_selector_all("main li a", "as => as.map(a => [a.textContent, new URL(a.href).pathname])")
+    assert links == [["首页", mount], ["专题", mount + "topics/"], ["题库", mount + "questions/"], ["关键词索引", mount + "keywords/"]]
+    assert all(page.request.get(origin + path).status == 200 for _, path in links)
+    assert page.input_value("input[name=q]") == "grpo clip nowhere"  # the missing address's words
+    page.fill("input[name=q]", "熵坍塌")
+    with page.expect_navigation():
+        page.click("button[type=submit]")  # the site's own search, opened with the words typed
+    page.wait_for_function("() => document.querySelector('.md-search-result__list').dataset.query === '熵坍塌'")
+    assert new_path(page.url) == mount
+    first = page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => new URL(a.href).pathname)")[0]
+    assert first == mount + "concepts/entropy-collapse/"
+    assert elsewhere == [] and errors == []
+    context.close()
+    server.shutdown()
+
+
+def new_path(url: str) -> str:
+    from urllib.parse import urlsplit
+    return urlsplit(url).path

@@ -400,6 +400,12 @@ def test_the_whole_guide_saved_offline_pages_search_and_sheets_work_without_the_
     page.wait_for_function("(q) => document.querySelector('.md-search-result__list').dataset.query === q", arg="熵坍塌")
     found = page.eval_on_selector_all(".md-search-result__link", "links => links.map(a => new URL(a.href).pathname)")
     assert found[0] == "/concepts/entropy-collapse/"
+    page.goto(url + "concepts/no-such-note/")  # an address the saved copy does not hold: the guide's own page
+    assert page.inner_text("h1") == "没有这个页面" and page.locator("[data-when=offline]").is_visible()
+    page.wait_for_function("() => document.documentElement.dataset.root === '/'")
+    with page.expect_navigation():
+        page.click("button[type=submit]")  # its search box, with the address's words, works offline too
+    page.wait_for_function("() => document.querySelector('.md-search-result__list').dataset.query === 'no such note'")
     assert errors == []
 
     # A new build: the worker is versioned by the files' revisions; the reader is told an update is ready.

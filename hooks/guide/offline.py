@@ -34,7 +34,15 @@ generateSW({
   directoryIndex: "index.html",
   // ?h= is the guide's search highlight; ?ts= is how Pagefind keeps its index fresh (the precache
   // revisions already do that offline).
-  ignoreURLParametersMatching: [/^h$/, /^ts$/, /^utm_/, /^fbclid$/],
+  // ?q= opens the search on the page (search.js): the page itself is the precached one.
+  ignoreURLParametersMatching: [/^h$/, /^q$/, /^ts$/, /^utm_/, /^fbclid$/],
+  // An address the offline copy does not hold: the network's answer, and offline the 404 page
+  // (which finds the site's root itself). Precached addresses never reach this route.
+  runtimeCaching: [{
+    urlPattern: ({ request }) => request.mode === "navigate",
+    handler: "NetworkOnly",
+    options: { precacheFallback: { fallbackURL: "404.html" } },
+  }],
   maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
 }).then(({ count, size, warnings }) => {
   process.stdout.write(JSON.stringify({ count, size, warnings }));

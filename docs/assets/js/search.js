@@ -506,6 +506,13 @@
     ui.list.addEventListener("click", function (event) {
       if (event.target.closest("a")) close(ui);
     });
+    // ?q=words (the 404 page's search form, or a shared link) opens the search with them typed.
+    var asked = new URLSearchParams(location.search).get("q");
+    if (asked && asked.trim()) {
+      ui.input.value = asked;
+      open(ui);
+      search(ui, asked);
+    }
     document.addEventListener("keydown", function (event) {
       var typing = /^(input|textarea|select)$/i.test(event.target.tagName) || event.target.isContentEditable;
       if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey && (event.key === "/" || event.key === "s")) {
