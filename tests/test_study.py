@@ -125,6 +125,29 @@ def test_todays_review_grades_with_four_buttons_showing_the_next_interval(page, 
     assert page.outside_requests == [] and page.js_errors == []
 
 
+def test_a_cards_one_line_answer_typesets_its_formulas(page, site_url):
+    def with_formula(route):  # the first new card's brief, given a formula as authors write them
+        response = route.fetch()
+        html = response.text()
+        start = html.index('id="practice-data">') + len('id="practice-data">')
+        end = html.index("</script>", start)
+        data = json.loads(html[start:end])
+        data["questions"][0]["brief"] = "熵 $H=-\\sum_i p_i\\log p_i$ 越低越确定"
+        route.fulfill(response=response, body=html[:start] + json.dumps(data, ensure_ascii=False) + html[end:])
+
+    page.route("**/practice/", with_formula)
+    page.goto(site_url + "practice/")
+    page.wait_for_selector("#practice[data-ready=true]")
+    page.click("[data-action=review]")
+    page.click("[data-action=reveal]")
+    brief = page.locator(".guide-practice__answer > p").first
+    brief.locator(".katex").wait_for()
+    assert brief.locator(".katex-error").count() == 0
+    assert brief.locator(".katex-mathml annotation").text_content() == "H=-\\sum_i p_i\\log p_i"
+    assert "$" not in brief.inner_text() and brief.inner_text().startswith("一句话答案：熵")
+    assert page.outside_requests == [] and page.js_errors == []
+
+
 def test_old_marks_migrate_into_the_schedule_without_loss(page, site_url, tmp_path):
     old = {"version": 1, "questions": {"ppo-why-min": {"status": "known", "at": "2026-11-20T10:00:00.000Z"},
                                        "gae-lambda": {"status": "unknown", "at": "2026-11-30T10:00:00.000Z"}}}

@@ -183,3 +183,12 @@ describe("the study plan's days", () => {
     expect(P.dayDone(mine, "day-4")).toBe(true);
   });
 });
+
+describe("the one-line answer on a card", () => {
+  test("its $…$ formulas become formula elements for math.js; other text, and a lone $, stay text", () => {
+    const el = document.createElement("p");
+    P.appendWithFormulas(el, "熵 $H=-\\sum_i p_i\\log p_i$ 越低，$x_t$ 越确定；花了 5$ 不是公式");
+    expect([...el.childNodes].map((n) => (n.nodeType === 3 ? n.textContent : `[${n.className}:${n.textContent}]`))).toEqual([
+      "熵 ", "[arithmatex:\\(H=-\\sum_i p_i\\log p_i\\)]", " 越低，", "[arithmatex:\\(x_t\\)]", " 越确定；花了 5$ 不是公式"]);
+  });
+});

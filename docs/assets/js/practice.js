@@ -208,6 +208,7 @@
     load: load, save: save, merge: merge, known: known, withScheduler: withScheduler, grade: grade,
     preview: preview, isDue: isDue, cardOf: cardOf, dayKey: dayKey, interval: interval, RATINGS: RATINGS,
     seen: seen, newLeft: newLeft, todaysQueue: todaysQueue, empty: empty, markDay: markDay, dayDone: dayDone,
+    appendWithFormulas: appendWithFormulas,
   };
 
   // The plan page's days (task-list items that start 第 N 天) become checkboxes kept in progress.
@@ -310,6 +311,24 @@
     this.reveal.hidden = false;
   };
 
+  // A one-line answer's text with its $…$ formulas as the page marks them (math.js typesets them
+  // with the site's KaTeX); a lone or escaped $ stays text.
+  function appendWithFormulas(into, text) {
+    var pattern = /(^|[^\\])\$([^$]+?)\$/g;
+    var last = 0;
+    var match;
+    while ((match = pattern.exec(text))) {
+      var start = match.index + match[1].length;
+      into.appendChild(document.createTextNode(text.slice(last, start)));
+      var formula = document.createElement("span");
+      formula.className = "arithmatex";
+      formula.textContent = "\\(" + match[2] + "\\)";
+      into.appendChild(formula);
+      last = pattern.lastIndex;
+    }
+    into.appendChild(document.createTextNode(text.slice(last)));
+  }
+
   Card.prototype.open = function (s, progress) {
     var q = this.current;
     if (!q || !this.grades.hidden) return false;
@@ -317,8 +336,9 @@
     this.answer.hidden = false;
     var brief = document.createElement("p");
     brief.innerHTML = "<strong>一句话答案：</strong>";
-    brief.appendChild(document.createTextNode(q.brief));
+    appendWithFormulas(brief, q.brief);
     this.answer.appendChild(brief);
+    if (window.guideTypeset) window.guideTypeset(brief);
     var self = this;
     fullAnswer(q, this.answer, function () { return self.current === q; });
     var labels = preview(s, progress, q.id, new Date());
