@@ -271,7 +271,8 @@ def test_the_mock_interview_follows_a_chain_and_sums_up_what_went_badly(page, si
     assert page.inner_text(".guide-mock__timer").startswith("剩余 1")  # 15:00 counting down
     weak = []
     first = page.get_attribute(".guide-practice__card", "data-question")
-    while not data["questions"][first]["follow_ups"]:  # openings are drawn at random: find one that starts a chain
+    # Openings are drawn at random: find one that starts a chain with a follow-up not asked yet.
+    while not [f for f in data["questions"][first]["follow_ups"] if f not in (*weak, first)]:
         page.click("[data-action=reveal]")
         page.click("[data-rating='1']")
         weak.append(first)
@@ -280,7 +281,7 @@ def test_the_mock_interview_follows_a_chain_and_sums_up_what_went_badly(page, si
     page.click("[data-action=reveal]")
     page.click("[data-rating='3']")  # a good answer: the interviewer follows up
     second = page.get_attribute(".guide-practice__card", "data-question")
-    assert second == [f for f in data["questions"][first]["follow_ups"] if f not in weak][0]
+    assert second == [f for f in data["questions"][first]["follow_ups"] if f not in (*weak, first)][0]
     assert page.inner_text(".guide-practice__tag") == "追问"
     page.click("[data-action=reveal]")
     page.click("[data-rating='1']")  # a weak one: on to a new opening question
