@@ -108,3 +108,22 @@ def test_the_404_page_speaks_chinese_looks_right_and_leads_home_to_search_and_to
 def new_path(url: str) -> str:
     from urllib.parse import urlsplit
     return urlsplit(url).path
+
+
+@pytest.mark.parametrize("width", [360, 414])
+def test_coding_on_a_phone_reads_without_swiping_the_index_and_the_copy_button_covers_no_code(phone, site_url, built_site, width):
+    page = phone(width)
+    page.goto(site_url + "coding/")
+    tasks = len(list((built_site / "coding").glob("*/index.html")))
+    assert page.locator(".guide-tasks li").count() == tasks and page.locator(".md-content table").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.goto(site_url + "coding/lru-cache/")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    size, button, text = page.evaluate("""() => {
+        const block = document.querySelector('details .highlight'), code = block.querySelector('code');
+        const range = document.createRange(); range.selectNodeContents(code);
+        const first = [...range.getClientRects()].find(r => r.width > 0);
+        return [parseFloat(getComputedStyle(code).fontSize), block.querySelector('.md-code__button').getBoundingClientRect().bottom, first.top]; }""")
+    assert size >= 12  # Material's nested em sizes gave 10.9 px
+    assert button <= text + 1  # the button sits in a strip above the first line, not over it
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -142,7 +142,8 @@ def test_pages_fold_the_solution_link_back_and_count_what_was_asked(tmp_path):
     aliases = re.search(r"aliases:\n((?:- .*\n)+)", page).group(1)
     assert {"- 手撕 Clip", "- clip 实现", "- Clip 代码", "- 裁剪函数"} <= set(aliases.splitlines())
     index = built.pages["coding/index.md"]
-    assert "## 数值" in index and "| [手撕 clip](/coding/clip-task.md) | 基础 | 1 | [阿尔法](/concepts/alpha.md) |" in index
+    assert "## 数值" in index and ("- [手撕 clip](/coding/clip-task.md)<br><span class=\"guide-tasks__meta\">基础 · 1 篇面经 · 考查 [阿尔法](/concepts/alpha.md)</span>"
+                                   in index)
     assert "**手撕练习**：[手撕 clip](/coding/clip-task.md)" in built.pages["concepts/alpha.md"]
     assert "- 手撕：[手撕 clip](/coding/clip-task.md)" in built.pages["reports/r-three.md"]
     assert "| 1 | [手撕 clip](/coding/clip-task.md) | 1 |" in built.pages["stats.md"]
