@@ -393,6 +393,10 @@ def test_the_whole_guide_saved_offline_pages_search_and_sheets_work_without_the_
     assert "离线保存整个指南（约 " in control.inner_text()
     assert page.evaluate("() => navigator.serviceWorker.getRegistration().then(r => !!r)") is False  # nothing before the press
     control.click()
+    # a real progress bar, on screen and moving, while the copy downloads
+    page.wait_for_function("""() => { const bar = document.querySelector('progress.guide-offline__progress');
+        return document.documentElement.dataset.offline === 'saved' || (!bar.hidden && bar.value > 0 && bar.getBoundingClientRect().width > 100); }""")
+    assert page.evaluate("document.documentElement.dataset.offline") == "saved" or page.locator("progress.guide-offline__progress").is_visible()
     page.wait_for_function("document.documentElement.dataset.offline === 'saved'", timeout=240_000)
     assert control.inner_text().startswith("已离线保存")
     cached = page.evaluate("""() => caches.keys().then(n => caches.open(n.find(x => x.includes('precache'))))
@@ -412,6 +416,9 @@ def test_the_whole_guide_saved_offline_pages_search_and_sheets_work_without_the_
         return bad;
     }""", wanted)
     assert len(wanted) > 600 and failed == []
+    page.reload()  # the home page offline still knows the copy's size
+    page.wait_for_function("document.documentElement.dataset.offline === 'saved'")
+    assert page.inner_text("[data-offline-save]").startswith(f"已离线保存（{summary['size'] / 1e6:.0f} MB）")
     page.goto(url + "concepts/cispo/")  # never visited
     assert page.title().startswith("CISPO")
     page.goto(url + "cheatsheets/rlhf/")

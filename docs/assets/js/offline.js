@@ -13,10 +13,22 @@
 
   function mb(bytes) { return (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0) + " MB"; }
 
+  // offline.json says how much there is to save. It is not in the offline copy (it describes the
+  // copy), so the last one read is kept here for the size shown offline.
+  var SUMMARY_KEY = "guide-offline-summary";
+
+  function remembered() {
+    try { return JSON.parse(localStorage.getItem(SUMMARY_KEY) || "null"); } catch (error) { return null; }
+  }
+
   function info() {
     if (!summary) {
       summary = fetch(new URL("offline.json", root).href, { cache: "no-cache" })
-        .then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; });
+        .then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; })
+        .then(function (data) {
+          if (data) { try { localStorage.setItem(SUMMARY_KEY, JSON.stringify(data)); } catch (error) { /* private mode */ } }
+          return data || remembered();
+        });
     }
     return summary;
   }
@@ -37,7 +49,7 @@
   function show(text, fraction) {
     controls().forEach(function (control) {
       var label = control.querySelector(".guide-offline__label");
-      var bar = control.parentNode.querySelector("progress.guide-offline__progress");
+      var bar = (control.closest(".guide-offline") || control.parentNode).querySelector("progress.guide-offline__progress");
       if (label && label.textContent !== text) label.textContent = text;
       if (bar) {
         bar.hidden = fraction === null;
@@ -88,7 +100,7 @@
         return navigator.serviceWorker.ready.then(function () {
           if (timer) clearInterval(timer);
           document.documentElement.dataset.offline = "saved";
-          show("已离线保存（" + mb(size) + "）：断网也能看全部页面、搜索和速查表", null);
+          show("已离线保存" + (size ? "（" + mb(size) + "）" : "") + "：断网也能看全部页面、搜索和速查表", null);
           return registration;
         });
       });
