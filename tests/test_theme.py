@@ -93,3 +93,32 @@ def test_toc_header_and_back_to_top_follow_the_reader(page, site_url):
     page.wait_for_function(f"() => !document.querySelector('{title}').classList.contains('md-header__title--active')")
     page.wait_for_function("() => !document.querySelector('.md-sidebar--secondary .md-nav__link--active')")
     assert page.js_errors == []
+
+
+CONTRAST_PAGES = ["", "concepts/ppo-clip/", "questions/ppo-why-min/", "practice/", "mock/", "coding/", "coding/lru-cache/",
+                  "study-plan/", "reports/", "stats/"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_and_controls_reach_4_5_to_1_contrast_in_both_schemes(browser, site_url, scheme):
+    """axe-core's color-contrast rule (npm, pinned) on the pages readers use most, a review card's
+    grade buttons shown, in the reader's system scheme."""
+    from conftest import ROOT
+
+    axe = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    failures = []
+    for path in CONTRAST_PAGES:
+        page.goto(site_url + path)
+        assert page.evaluate(SCHEME) == ("slate" if scheme == "dark" else "default")
+        if path == "practice/":
+            page.wait_for_selector("#practice[data-ready=true]")
+            page.click("[data-action=review]")
+            page.click("[data-action=reveal]")
+        page.add_script_tag(content=axe)
+        result = page.evaluate("() => axe.run(document, {runOnly: ['color-contrast']})")
+        failures += [f"{path}: {node['target']} {node['any'][0]['message'][:90]}"
+                     for violation in result["violations"] for node in violation["nodes"]]
+    context.close()
+    assert failures == []
