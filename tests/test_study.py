@@ -481,6 +481,22 @@ def test_map_shows_every_concept_and_nodes_navigate(page, site_url):
     assert page.outside_requests == [] and page.js_errors == []
 
 
+def test_the_map_reads_on_a_phone_drawn_at_its_size_panned_in_its_frame_with_a_list_beside_it(phone, site_url):
+    page = phone(390)
+    page.goto(site_url + "map/")
+    label = page.locator(".concept-map a.map-node[data-id=ppo-clip]:not(.map-node--external) text").first
+    label.scroll_into_view_if_needed()
+    assert label.bounding_box()["height"] >= 12  # 13 px labels, not shrunk to the screen's width
+    frame = page.locator(".concept-map-wrap").nth(1)
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth")  # the frame pans; the page does not widen
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    lists = page.eval_on_selector_all(".concept-map-list a", "as => as.map(a => new URL(a.href).pathname + decodeURIComponent(new URL(a.href).hash))")
+    assert len(lists) == page.locator(".concept-map-wrap").count() and "/topics/policy-optimization/#学习顺序" in lists
+    page.locator(".concept-map-list a", has_text="策略优化算法").click()
+    page.wait_for_url("**/topics/policy-optimization/#*")
+    assert page.locator("h2#学习顺序 ~ table a", has_text="PPO 裁剪目标").count() >= 1
+
+
 def precached(site: Path) -> set[str]:
     """The URLs (site-relative) in the worker's precache manifest."""
     return set(re.findall(r'\{url:"([^"]+)",revision:', (site / "sw.js").read_text(encoding="utf-8")))
