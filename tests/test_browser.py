@@ -127,3 +127,35 @@ def test_coding_on_a_phone_reads_without_swiping_the_index_and_the_copy_button_c
     assert size >= 12  # Material's nested em sizes gave 10.9 px
     assert button <= text + 1  # the button sits in a strip above the first line, not over it
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+PHONE_SCREENS = ["", "concepts/ppo-clip/", "questions/ppo-why-min/", "practice/", "mock/", "coding/", "coding/lru-cache/",
+                 "study-plan/", "map/", "reports/", "stats/"]
+
+
+@pytest.mark.parametrize("width", [360, 390, 414])
+def test_no_screen_widens_the_page_on_a_phone_in_either_scheme(browser, site_url, width):
+    """Each screen a reader uses, in use (search typed, a card revealed, a mock begun), light and dark."""
+    wide = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True, has_touch=True, color_scheme=scheme)
+        page = context.new_page()
+        for path in PHONE_SCREENS:
+            page.goto(site_url + path)
+            if path == "practice/":
+                page.wait_for_selector("#practice[data-ready=true]")
+                page.click("[data-action=review]")
+                page.click("[data-action=reveal]")
+            elif path == "mock/":
+                page.wait_for_selector("#mock[data-ready=true]")
+                page.click("[data-action=begin]")
+                page.click("[data-action=reveal]")
+            elif path == "":
+                page.click("label.md-header__button[for=__search]")
+                page.locator(".guide-search input[name=q]").fill("reward hacking")
+                page.wait_for_function("() => document.querySelector('.md-search-result__list').dataset.query === 'reward hacking'")
+            page.wait_for_timeout(200)
+            if page.evaluate("document.documentElement.scrollWidth") > width:
+                wide.append(f"{scheme} /{path}: {page.evaluate('document.documentElement.scrollWidth')} px")
+        context.close()
+    assert wide == []

@@ -344,7 +344,9 @@ def test_on_a_phone_the_grades_sit_in_reach_after_a_reveal(phone, site_url, widt
     page.goto(site_url + "practice/")
     page.wait_for_selector("#practice[data-ready=true]")
     page.click("[data-action=review]")
-    page.click("[data-action=reveal]")
+    reveal = page.locator("[data-action=reveal]").bounding_box()  # the card starts in sight, its button in reach
+    assert reveal["y"] >= 0 and reveal["y"] + reveal["height"] <= 780 and reveal["width"] >= width * 0.7, reveal
+    page.locator("[data-action=reveal]").tap()
     page.wait_for_selector(".guide-practice__full")  # the full answer, which pushes the grades down
     box = page.locator(".guide-practice__marks").bounding_box()
     assert box["y"] + box["height"] <= 780 + 1 and box["y"] >= 0, box

@@ -309,6 +309,10 @@
     this.answer.innerHTML = "";
     this.grades.hidden = true;
     this.reveal.hidden = false;
+    // A new card starts at the top of the screen: after a long answer, or below the filters on a
+    // phone, it would otherwise begin out of sight.
+    var top = this.el.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 3) this.el.scrollIntoView({ block: "start" });
   };
 
   // A one-line answer's text with its $…$ formulas as the page marks them (math.js typesets them
