@@ -50,6 +50,16 @@ def test_the_home_page_links_the_plan_and_the_deck_and_hints_at_slash_only_with_
     assert not touch.locator(".guide-keyhint").is_visible()
 
 
+def test_review_and_mock_name_their_shortcut_keys_only_with_a_keyboard(page, phone, site_url):
+    touch = phone(390)
+    for path in ("practice/", "mock/"):
+        page.goto(site_url + path)
+        assert page.locator(".guide-practice__status .guide-keyhint", has_text="空格显示答案").is_visible()
+        touch.goto(site_url + path)
+        status = touch.locator(".guide-practice__status")
+        assert status.is_visible() and "快捷键" not in status.inner_text()
+
+
 class _Host(http.server.SimpleHTTPRequestHandler):
     """A static host such as GitHub Pages: the site under `mount`, its 404.html for any address it lacks."""
     mount = "/"
