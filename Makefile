@@ -11,17 +11,17 @@ export NO_MKDOCS_2_WARNING := 1
 .PHONY: site test serve publish check find snippets new-concept new-question new-report new-coding mutation bench audit deps system-deps clean
 
 site: deps system-deps          ## build the whole site into site/: pages, search, cheat-sheet PDFs, Anki deck
-	$(MKDOCS) build --strict
+	$(PY) scripts/build.py          # compile -> MkDocs (no hooks) -> finish: see scripts/build.py
 
 test: deps system-deps          ## run the whole test suite (unit, golden, build, browser, the study scripts' units)
 	npx --no-install vitest run --config tests/js/vitest.config.mjs
 	$(PY) -m pytest
 
 serve: deps                     ## live preview for authors: edits to content/ and templates/ reload
-	$(MKDOCS) serve --livereload --dirty --no-strict
+	$(MKDOCS) serve -f mkdocs.serve.yml --livereload --dirty --no-strict
 
-publish: deps system-deps       ## build the whole site and push it to the gh-pages branch (GitHub Pages)
-	$(MKDOCS) gh-deploy --strict
+publish: site                   ## build the whole site and push it to the gh-pages branch (GitHub Pages)
+	$(VENV)/bin/ghp-import --no-jekyll --push --force --message "Publish the guide" site
 
 check: deps                     ## validate content/ and run every snippet, fast (no site build); warnings too
 	$(ENGINE) check
@@ -74,4 +74,4 @@ system-deps:                    ## Debian packages for browser and PDF tests, wh
 	scripts/install-system-deps.sh
 
 clean:
-	rm -rf site .bench
+	rm -rf site build .bench

@@ -1,14 +1,18 @@
-"""`make bench`: build time, pipeline share, memory and output size, real guide and synthetic guides.
+"""`make bench`: the build's cost by step, memory and output size, real guide and synthetic guides.
 
 For every corpus (the real guide, then synthetic guides of BENCH_SIZES concepts) it builds the
-site BENCH_RUNS times and reports medians.  The floor is a plain `mkdocs build` of the same
-generated Markdown pages with no hook: what MkDocs + Material cost on their own.  "search KB" is
-the whole Pagefind bundle on disk; a reader downloads only a few of its chunks (bench/search.py).
-Builds are cold: the caches (typeset formulas, print-font subsets, printed PDFs) are removed before
-each one. The real guide's builds print its cheat sheets ("publish": PDFs and the Anki deck);
-synthetic guides skip printing (GUIDE_PRINT=0), their sheets being far beyond two pages. Every
-build writes the offline copy's service worker; "offline MB" is what saving the guide offline
-stores (the precache), "gzip MB" what it transfers from a host that compresses.
+site BENCH_RUNS times with scripts/build.py (what `make site` runs) and reports medians per step:
+**compile** (the engine's pipeline and the docs tree), **build** (MkDocs + Material on that tree,
+no hook: formulas still TeX, no search, which is what a stock MkDocs + Material site of the same
+pages costs; this is the floor), **finish** without printing (content check, formulas, code
+buttons, search index, deck, offline worker) and **print** (the cheat-sheet PDFs) apart. "x floor"
+is the whole build, printing excluded, over the build step. Builds are cold: the caches (typeset
+formulas, print-font subsets, printed PDFs) are removed before each one; "warm s" is one more
+build right after, caches kept (printing excluded). The real guide's builds print its cheat sheets;
+synthetic guides skip printing (GUIDE_PRINT=0), their sheets being far beyond two pages.
+"search KB" is the whole Pagefind bundle on disk; a reader downloads only a few of its chunks
+(bench/search.py). "offline MB" is what saving the guide offline stores (the precache), "gzip MB"
+what it transfers from a host that compresses.
 Environment: BENCH_SIZES (default "200 1000 2000"), BENCH_RUNS (default 3), BENCH_REAL=0 skips the real guide.
 """
 from __future__ import annotations
@@ -29,11 +33,10 @@ WORK = ROOT / ".bench"
 sys.path.insert(0, str(ROOT / "hooks"))
 sys.path.insert(0, str(HERE))
 
-from guide.pipeline import build as run_pipeline  # noqa: E402
 from synth import write_guide  # noqa: E402
 
-STAGES = ("load", "validate", "link", "render", "math", "emit")
-"""Pipeline stages (emit includes cutting the print fonts); "publish" (after the site is written) is reported apart."""
+STAGES = ("load", "validate", "link", "render", "math", "snippets")
+"""The pipeline's stages, inside the compile step."""
 LINKED = ("mkdocs.yml", "docs", "templates", "hooks", "overrides", "node_modules")
 
 
@@ -56,23 +59,6 @@ def make_project(name: str, concepts: int | None) -> Path:
     return project
 
 
-def make_floor(project: Path) -> Path:
-    """The same pages as plain Markdown files, built by MkDocs with no hook."""
-    floor = project.with_name(project.name + "-floor")
-    if floor.exists():
-        shutil.rmtree(floor)
-    shutil.copytree(project / "docs", floor / "docs")
-    for src, text in run_pipeline(project).pages.items():
-        target = floor / "docs" / src
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    config = re.sub(r"^(hooks|watch):\n(  - .*\n)+", "", config, flags=re.M)
-    (floor / "mkdocs.yml").write_text(config, encoding="utf-8")
-    (floor / "overrides").symlink_to(ROOT / "overrides")
-    return floor
-
-
 OFFLINE_SUFFIXES = {".html", ".css", ".js", ".json", ".woff2", ".svg", ".png", ".webmanifest"}
 
 
@@ -89,37 +75,53 @@ def offline_gzip_bytes(site: Path) -> int:
     return total
 
 
+def build_once(project: Path, print_sheets: bool) -> dict:
+    timing_file = project / "timings.json"
+    timing_file.unlink(missing_ok=True)
+    env = {**os.environ, "GUIDE_TIMINGS": str(timing_file), "NO_MKDOCS_2_WARNING": "1", "GUIDE_PRINT": "1" if print_sheets else "0"}
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--root", str(project)],
+                         capture_output=True, text=True, env=env, cwd=project)
+    if out.returncode != 0:
+        raise SystemExit(f"build of {project.name} failed:\n{out.stderr[-3000:]}")
+    timings = json.loads(timing_file.read_text())
+    steps = timings["steps"]
+    timings["finish_no_print"] = steps["finish"] - timings.get("print", 0.0)
+    timings["whole_no_print"] = steps["compile"] + steps["build"] + timings["finish_no_print"]
+    return timings
+
+
 def measure(project: Path, runs: int, print_sheets: bool = True) -> dict:
-    results, timings = [], []
-    site = project / "site"
+    timings = []
     for _ in range(runs):
         shutil.rmtree(project / ".cache", ignore_errors=True)  # cold builds: every formula typeset again
-        timing_file = project / "timings.json"
-        env = {**os.environ, "GUIDE_TIMINGS": str(timing_file), "NO_MKDOCS_2_WARNING": "1", "GUIDE_PRINT": "1" if print_sheets else "0"}
-        out = subprocess.run([sys.executable, str(HERE / "one_build.py"), str(project / "mkdocs.yml"), str(site)],
-                             capture_output=True, text=True, env=env, cwd=project)
-        if out.returncode != 0:
-            raise SystemExit(f"build of {project.name} failed:\n{out.stderr[-3000:]}")
-        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
-        if timing_file.exists():
-            timings.append(json.loads(timing_file.read_text()))
-            timing_file.unlink()
+        shutil.rmtree(project / "build", ignore_errors=True)
+        timings.append(build_once(project, print_sheets))
+    warm = build_once(project, print_sheets)
+    site = project / "site"
     pages = sum(1 for _ in site.rglob("*.html"))
     total_bytes = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     index_dir = site / "pagefind"
     offline = json.loads((site / "offline.json").read_text()) if (site / "offline.json").exists() else {"size": 0}
+
+    def median(get) -> float:
+        return statistics.median(get(t) for t in timings)
+
     row = {
         "offline_mb": offline["size"] / 1e6,
         "offline_gzip_mb": offline_gzip_bytes(site) / 1e6,
         "pages": pages,
-        "seconds": statistics.median(r["seconds"] for r in results),
-        "peak_mib": statistics.median(r["peak_mib"] for r in results),
+        "compile": median(lambda t: t["steps"]["compile"]),
+        "build": median(lambda t: t["steps"]["build"]),
+        "finish": median(lambda t: t["finish_no_print"]),
+        "print": median(lambda t: t.get("print", 0.0)),
+        "whole": median(lambda t: t["whole_no_print"]),
+        "warm": warm["whole_no_print"],
+        "pipeline": median(lambda t: sum(t.get(s, 0.0) for s in STAGES)),
+        "search": median(lambda t: t.get("search_process", 0.0)),
+        "peak_mib": median(lambda t: t["peak_mib"]),
         "bytes_per_page": total_bytes / pages,
         "search_bytes": sum(p.stat().st_size for p in index_dir.rglob("*") if p.is_file()) if index_dir.exists() else 0,
     }
-    for stage in (*STAGES, "search", "publish"):
-        if timings:
-            row[stage] = statistics.median(t.get(stage, 0.0) for t in timings)
     return row
 
 
@@ -129,31 +131,26 @@ def main() -> None:
     corpora: list[tuple[str, int | None]] = [(f"synthetic-{n}", n) for n in sizes]
     if os.environ.get("BENCH_REAL", "1") == "1":
         corpora.insert(0, ("real", None))
-    print(f"median of {runs} run(s) per build; times in seconds\n")
-    header = f"{'corpus':<16}{'pages':>7}{'build s':>9}{'ms/page':>9}{'pipeline':>10}{'share':>7}" \
-             + "".join(f"{s:>9}" for s in STAGES) + f"{'index s':>9}{'index %':>8}{'peak MiB':>10}{'KB/page':>9}{'search KB':>11}" \
-             + f"{'floor s':>9}{'floor ms/p':>11}{'floor KB/p':>11}{'publish s':>11}{'offline MB':>11}{'gzip MB':>9}"
-    print(header)
+    print(f"median of {runs} cold run(s) per build; times in seconds; floor = the build step alone\n")
+    columns = ("pages", "compile s", "build s", "finish s", "print s", "whole s", "x floor", "warm s", "ms/page",
+               "pipeline", "search s", "peak MiB", "KB/page", "search KB", "offline MB", "gzip MB")
+    print(f"{'corpus':<16}" + "".join(f"{c:>11}" for c in columns))
     per_page: dict[int, tuple[float, float]] = {}  # synthetic size -> (ms/page, KB/page)
     for name, n in corpora:
         project = make_project(name, n)
         row = measure(project, runs, print_sheets=n is None)
         if n is not None:
-            per_page[n] = (1000 * row["seconds"] / row["pages"], row["bytes_per_page"] / 1024)
-        floor = measure(make_floor(project), runs)
-        pipeline = sum(row.get(s, 0.0) for s in STAGES)
-        print(f"{name:<16}{row['pages']:>7}{row['seconds']:>9.2f}{1000 * row['seconds'] / row['pages']:>9.1f}"
-              f"{pipeline:>10.2f}{100 * pipeline / row['seconds']:>6.1f}%"
-              + "".join(f"{row.get(s, 0.0):>9.2f}" for s in STAGES)
-              + f"{row.get('search', 0.0):>9.2f}{100 * row.get('search', 0.0) / row['seconds']:>7.1f}%"
-              + f"{row['peak_mib']:>10.0f}{row['bytes_per_page'] / 1024:>9.1f}{row['search_bytes'] / 1024:>11.0f}"
-              + f"{floor['seconds']:>9.2f}{1000 * floor['seconds'] / floor['pages']:>11.1f}{floor['bytes_per_page'] / 1024:>11.1f}"
-              + f"{row.get('publish', 0.0):>11.2f}{row['offline_mb']:>11.1f}{row['offline_gzip_mb']:>9.1f}",
-              flush=True)
+            per_page[n] = (1000 * row["whole"] / row["pages"], row["bytes_per_page"] / 1024)
+        values = (row["pages"], row["compile"], row["build"], row["finish"], row["print"], row["whole"],
+                  row["whole"] / row["build"], row["warm"], 1000 * row["whole"] / row["pages"], row["pipeline"],
+                  row["search"], row["peak_mib"], row["bytes_per_page"] / 1024, row["search_bytes"] / 1024,
+                  row["offline_mb"], row["offline_gzip_mb"])
+        print(f"{name:<16}" + "".join(f"{v:>11}" if isinstance(v, int) else f"{v:>11.2f}" for v in values), flush=True)
     if len(per_page) > 1:
         small, large = min(per_page), max(per_page)
         print(f"\nlinearity, {large} vs {small} concepts: ms/page x{per_page[large][0] / per_page[small][0]:.2f}, "
               f"KB/page x{per_page[large][1] / per_page[small][1]:.2f} (target: at most x1.3 each)")
+    print("target: at 2,000 concepts the whole build, printing excluded, at most x1.15 the floor")
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ def project() -> Path:
     if WORK.exists():
         shutil.rmtree(WORK)
     WORK.mkdir(parents=True)
-    for item in ("mkdocs.yml", "docs", "templates", "hooks", "overrides", "node_modules"):
+    for item in ("mkdocs.yml", "mkdocs.serve.yml", "docs", "templates", "hooks", "overrides", "node_modules"):
         (WORK / item).symlink_to(ROOT / item)
     shutil.copytree(ROOT / "content", WORK / "content")
     return WORK
@@ -41,7 +41,7 @@ def free_port() -> int:
 
 def measure(dirty: bool, runs: int) -> tuple[float, list[float]]:
     root = project()
-    args = [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{free_port()}", "--livereload"]
+    args = [sys.executable, "-m", "mkdocs", "serve", "-f", "mkdocs.serve.yml", "-a", f"127.0.0.1:{free_port()}", "--livereload"]
     if dirty:
         args += ["--dirty", "--no-strict"]  # MkDocs warns about every dirty build; strict would abort
     server = subprocess.Popen(args, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -18,7 +18,8 @@ from guide import pipeline, printfonts, safe, search, serving  # noqa: E402
 from guide.offline import OfflineError  # noqa: E402
 from guide.printing import PrintError  # noqa: E402
 from guide.publish import publish  # noqa: E402
-from guide.emit import code_buttons, emit, fix_theme_html  # noqa: E402
+from guide.emit import emit  # noqa: E402
+from guide.finish import code_buttons, fix_theme_html  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.formulas import typeset_page  # noqa: E402
 from guide.link import resolve  # noqa: E402

@@ -1,13 +1,18 @@
-"""Author commands: `python -m guide check` and `python -m guide new <kind> <id>`."""
+"""Commands: the build's steps (`compile`, `finish`) and the author's (`check`, `find`, `snippets`, `new`)."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+from .compile import CompileError, compile_tree, load_state
 from .errors import ContentError
+from .finish import FinishError, finish
+from .offline import OfflineError
+from .printing import PrintError
 from .find import close_questions, find, warnings
 from .load import load_content
 from .pipeline import build, corpus_snippets
@@ -160,6 +165,13 @@ FOLDERS = {"concept": "concepts", "question": "questions", "report": "reports", 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="guide", description="Check and scaffold the guide's content.")
     sub = parser.add_subparsers(dest="command", required=True)
+    comp = sub.add_parser("compile", help="step 1 of a build: write the complete docs tree a site builder reads (build/docs)")
+    comp.add_argument("--out", type=Path, default=None, help="the tree to write (default: <root>/build/docs)")
+    fin = sub.add_parser("finish", help="step 3 of a build: finish the HTML the builder wrote (search, formulas, "
+                                        "code buttons, PDFs, deck, offline copy), then move it into place")
+    fin.add_argument("site", type=Path, help="the folder the builder wrote (e.g. build/site)")
+    fin.add_argument("--to", type=Path, default=None, help="where the finished site goes (e.g. site); replaced only on success")
+    fin.add_argument("--site-url", required=True, help="the address the site is published at (the deck links to it)")
     sub.add_parser("check", help="validate content/ and print every problem")
     look = sub.add_parser("find", help="the ids whose title, English name, aliases or text match some words, best first")
     look.add_argument("query", nargs="+", help="words, e.g. 奖励 过优化")
@@ -173,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: current directory)")
     args = parser.parse_args(argv)
     args.root = args.root.resolve()  # node resolves KaTeX by this path; a relative one would be a module name
+    if args.command == "compile":
+        return compile_command(args.root, args.out or args.root / BUILD / "docs")
+    if args.command == "finish":
+        return finish_command(args.root, args.site, args.to, args.site_url)
     if args.command == "check":
         return check(args.root)
     if args.command == "find":
@@ -180,6 +196,43 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "snippets":
         return run_snippets(args.root, args.files)
     return scaffold(args.root, args.kind, args.id, args.text)
+
+
+BUILD = "build"
+"""The project's folder for the build's intermediate results (the compiled tree, its state)."""
+
+KEPT = "nothing was built and site/ was left as it was"
+
+
+def compile_command(root: Path, out: Path) -> int:
+    try:
+        compiled = compile_tree(root, root / "docs", out, root / BUILD / "state.pickle")
+    except ContentError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(err.problems)} problem(s) in the guide's sources; {KEPT}", file=sys.stderr)
+        return 1
+    except CompileError as err:
+        print(f"{err}; {KEPT}", file=sys.stderr)
+        return 1
+    print(f"compiled {len(compiled.pages)} pages into {out}", file=sys.stderr)
+    return 0
+
+
+def finish_command(root: Path, site: Path, target: Path | None, site_url: str) -> int:
+    try:
+        compiled = load_state(root / BUILD / "state.pickle")
+        done = finish(site, compiled, site_url, root / ".cache", root, print_pdfs=os.environ.get("GUIDE_PRINT") != "0",
+                      target=target)
+    except (FileNotFoundError, FinishError, PrintError, OfflineError) as err:
+        print(f"{err}; {KEPT}" if target is not None else str(err), file=sys.stderr)
+        return 1
+    for line in done:
+        print(line, file=sys.stderr)
+    # `make bench` reads the steps' own timings from here.
+    if os.environ.get("GUIDE_TIMINGS"):
+        Path(os.environ["GUIDE_TIMINGS"]).write_text(json.dumps(compiled.timings), encoding="utf-8")
+    return 0
 
 
 def check(root: Path) -> int:

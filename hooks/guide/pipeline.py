@@ -31,6 +31,8 @@ class Built:
     """Every formula's KaTeX HTML (see formulas.typeset_page)."""
     docs: dict[str, str] = field(default_factory=dict)
     """The hand-written pages' Markdown, by display path (docs/…)."""
+    resolved_docs: dict[str, str] = field(default_factory=dict)
+    """The hand-written pages with their `[[links]]` resolved, by path inside docs/."""
 
 
 def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None,
@@ -66,9 +68,12 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     lap("validate")
     links, link_problems = link(corpus, loaded.unreadable)
     problems += link_problems
+    resolved_docs: dict[str, str] = {}
     for path, text in docs.items():
         if isinstance(text, str):
-            problems += resolve(text, path, 1, links.table, loaded.unreadable)[2]
+            resolved, _, found = resolve(text, path, 1, links.table, loaded.unreadable)
+            problems += found
+            resolved_docs[path] = resolved
     lap("link")
     pages: dict[SrcUri, str] = {}
     if not problems:
@@ -83,7 +88,9 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
     lap("snippets")
     if problems:
         raise ContentError(problems)
-    return Built(corpus, links, pages, timings, math.html, {p: t for p, t in docs.items() if isinstance(t, str)})
+    prefix = display_dir(docs_dir, root) + "/" if docs_dir is not None else ""
+    by_src = {path.removeprefix(prefix): text for path, text in resolved_docs.items()}
+    return Built(corpus, links, pages, timings, math.html, {p: t for p, t in docs.items() if isinstance(t, str)}, by_src)
 
 
 def corpus_snippets(corpus: Corpus) -> list[Snippet]:
@@ -103,11 +110,16 @@ def corpus_snippets(corpus: Corpus) -> list[Snippet]:
     return found
 
 
+def display_dir(docs_dir: Path, root: Path) -> str:
+    """How problems name the folder of hand-written pages: `docs` inside the project."""
+    return docs_dir.relative_to(root).as_posix() if docs_dir.is_relative_to(root) else docs_dir.as_posix()
+
+
 def read_docs(docs_dir: Path, root: Path) -> dict[str, str | Problem]:
     """Hand-written pages, by display path: their `[[links]]` and formulas are checked before the
     build starts, like content."""
     docs: dict[str, str | Problem] = {}
     for path in sorted(docs_dir.rglob("*.md")):
-        display = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+        display = f"{display_dir(docs_dir, root)}/{path.relative_to(docs_dir).as_posix()}"
         docs[display] = read_text(path.read_bytes(), display)
     return docs
