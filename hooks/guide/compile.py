@@ -32,7 +32,7 @@ from .errors import ContentError, Problem
 from .pipeline import Built, build
 from .model import SrcUri
 from .printfonts import PrintFontError, print_fonts
-from .urls import url_of
+from .urls import relative_links, url_of
 
 STATE_VERSION = 1
 FOOTNOTES_PLACE = "///Footnotes Go Here///"
@@ -84,9 +84,10 @@ def split_front_matter(text: str) -> tuple[str, dict, str]:
     return "", {}, text
 
 
-def wrap(text: str, token: str) -> tuple[str, dict]:
-    """The page with its body between the content markers, and its front matter."""
+def wrap(text: str, token: str, src: str) -> tuple[str, dict]:
+    """The page with its body between the content markers and its links relative, and its front matter."""
     block, meta, body = split_front_matter(text)
+    body = relative_links(body, SrcUri(src))
     wrapped = (f"{block}{start_marker(token)}\n\n{body.rstrip()}\n\n{FOOTNOTES_PLACE}\n\n{end_marker(token)}\n")
     return wrapped, meta
 
@@ -114,7 +115,7 @@ def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path) -> Compiled
             text = built.resolved_docs.get(src)
             if text is None:
                 continue  # not readable as a page: the pipeline named it
-            wrapped, meta = wrap(text, token)
+            wrapped, meta = wrap(text, token, src)
             files[src] = wrapped.encode("utf-8")
             pages[src] = PageInfo(url_of(SrcUri(src)), meta, False)
         else:
@@ -122,7 +123,7 @@ def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path) -> Compiled
     if hidden:
         raise ContentError(hidden)
     for src, markdown in built.pages.items():
-        wrapped, meta = wrap(markdown, token)
+        wrapped, meta = wrap(markdown, token, src)
         files[src] = wrapped.encode("utf-8")
         pages[src] = PageInfo(url_of(SrcUri(src)), meta, True)
     files.update(fonts)

@@ -9,6 +9,7 @@ and checks them.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 
 from pymdownx.slugs import slugify as _slugify_factory
@@ -75,3 +76,25 @@ def heading_anchor(text: str) -> str:
     """The anchor MkDocs' toc gives a heading (same slugify as mkdocs.yml)."""
     return _heading_slug(text, "-")
 
+
+
+_SITE_LINK = re.compile(r"\]\(/([^()\s]+?\.md)(#[^()\s]*)?\)")
+
+
+def relative_links(markdown: str, src: SrcUri) -> str:
+    """Write the `](/x.md#a)` links of the page at `src` relative to it (`](../x.md#a)`), outside
+    code and math: every builder resolves a relative link to a Markdown file, while a link from
+    the docs root is MkDocs' own option (`validation.links.absolute_links`)."""
+    from .text import mask  # text.py imports this module for heading anchors
+
+    masked = mask(markdown)
+    folder = posixpath.dirname(src) or "."
+    out: list[str] = []
+    last = 0
+    for match in _SITE_LINK.finditer(masked):
+        target, anchor = markdown[match.start(1):match.end(1)], match.group(2) or ""
+        out.append(markdown[last:match.start()])
+        out.append(f"]({posixpath.relpath(target, folder)}{anchor})")
+        last = match.end()
+    out.append(markdown[last:])
+    return "".join(out)
