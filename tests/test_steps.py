@@ -3,6 +3,7 @@ over the builder's HTML between the compile's markers, and replaces the site onl
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,7 +97,10 @@ def test_compile_alone_writes_every_page_and_asset_and_a_failed_one_writes_nothi
     assert first.returncode == 0, first.stderr
     tree = project / "build" / "docs"
     home = (tree / "index.md").read_text(encoding="utf-8")
-    assert "[[alpha]]" not in home and "](/concepts/alpha.md)" in home  # the hand-written page's links resolved
+    assert "[[alpha]]" not in home and "](concepts/alpha.md)" in home  # the hand-written page's links resolved
+    # Links are relative to the page (every builder resolves those), outside code too.
+    assert not [p for p in tree.rglob("*.md") if re.search(r"\]\(/[^)]*\.md", p.read_text(encoding="utf-8"))]
+    assert "](../practice.md)" in (tree / "questions" / "index.md").read_text(encoding="utf-8")
     for path in ("concepts/alpha.md", "questions/index.md", "assets/katex/katex.min.js", "assets/vendor/ts-fsrs.umd.js"):
         assert (tree / path).is_file(), path
     assert {f.name.split(".")[0] for f in (tree / "assets" / "fonts").glob("guide-print-*.woff2")} >= {
