@@ -6,12 +6,14 @@ VENV    ?= .venv
 PY      := $(VENV)/bin/python
 MKDOCS  := $(VENV)/bin/mkdocs
 ENGINE  := PYTHONPATH=hooks $(PY) -m guide
+# The site builder of `make site`: mkdocs (MkDocs + Material) or zensical (README: A second builder).
+BUILDER ?= mkdocs
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: site test serve publish check find snippets new-concept new-question new-report new-coding mutation bench audit deps system-deps clean
 
 site: deps system-deps          ## build the whole site into site/: pages, search, cheat-sheet PDFs, Anki deck
-	$(PY) scripts/build.py          # compile -> MkDocs (no hooks) -> finish: see scripts/build.py
+	$(PY) scripts/build.py --builder $(BUILDER)   # compile -> builder (no hooks) -> finish
 
 test: deps system-deps          ## run the whole test suite (unit, golden, build, browser, the study scripts' units)
 	npx --no-install vitest run --config tests/js/vitest.config.mjs

@@ -23,6 +23,7 @@ from guide.finish import code_buttons, fix_theme_html  # noqa: E402
 from guide.errors import ContentError  # noqa: E402
 from guide.formulas import typeset_page  # noqa: E402
 from guide.link import resolve  # noqa: E402
+from guide.urls import root_hrefs  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 
 log = logging.getLogger("mkdocs.guide")
@@ -73,6 +74,7 @@ def on_files(files, config):
 
 def on_page_content(html: str, page, config, files) -> str:
     assert _built is not None
+    html = root_hrefs(html, page.url)
     unsafe = safe.unsafe_html(html)
     if unsafe:
         raise PluginError(safe.refusal(page.file.src_uri, bool(page.file.generated_by), unsafe))

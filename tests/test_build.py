@@ -68,10 +68,9 @@ def mount_path() -> str:
     return urlsplit(url).path
 
 
-def test_every_internal_link_download_asset_and_anchor_resolves(built_site):
-    """After a plain build: every page's links (the 404 page's too, absolute under site_url's path),
-    anchors, downloads (cheat-sheet PDFs, the Anki deck) and linked assets exist in site/."""
-    pages = scan_site(built_site)
+def broken_links(site: Path, pages: dict) -> tuple[int, list[str]]:
+    """(links and assets checked, those that do not resolve in `site`), for every page's links,
+    anchors, downloads and linked assets."""
     prefix = mount_path()
     broken = []
     checked = 0
@@ -89,7 +88,7 @@ def test_every_internal_link_download_asset_and_anchor_resolves(built_site):
                     broken.append(f"{page}: {href} -> no page {target}")
                 elif anchor and anchor not in pages[target].ids:
                     broken.append(f"{page}: {href} -> no anchor #{anchor} in {target}")
-            elif not (built_site / target.lstrip("/")).exists():
+            elif not (site / target.lstrip("/")).exists():
                 broken.append(f"{page}: {href} -> no file {target}")
         for url in scan.assets:
             parts = urlsplit(url)
@@ -98,8 +97,16 @@ def test_every_internal_link_download_asset_and_anchor_resolves(built_site):
             path = "/" + parts.path[len(prefix):] if parts.path.startswith(prefix) else parts.path
             target = unquote(urljoin(page, path))
             checked += 1
-            if not (built_site / target.lstrip("/")).is_file():
+            if not (site / target.lstrip("/")).is_file():
                 broken.append(f"{page}: {url} -> no file {target}")
+    return checked, broken
+
+
+def test_every_internal_link_download_asset_and_anchor_resolves(built_site):
+    """After a plain build: every page's links (the 404 page's too, absolute under site_url's path),
+    anchors, downloads (cheat-sheet PDFs, the Anki deck) and linked assets exist in site/."""
+    pages = scan_site(built_site)
+    checked, broken = broken_links(built_site, pages)
     assert checked > 500
     assert not broken, "\n".join(broken[:50])
     # The downloads the site offers are there too (made by the build, not by a later command).

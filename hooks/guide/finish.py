@@ -26,6 +26,8 @@ from .formulas import typeset_page
 from .publish import publish
 from .safe import refusal, unsafe_html
 from .search import IndexJob, Record, page_record
+from .model import Url
+from .urls import root_hrefs
 
 
 _CHECKBOX_AUTOCOMPLETE = re.compile(r'(<input\b[^>]*\btype="checkbox"[^>]*?)\s+autocomplete="off"')
@@ -89,8 +91,8 @@ def finish_page(text: str, compiled: Compiled, src: str) -> tuple[str, str]:
         raise FinishError(f"{src}: the built page lacks its content markers once each; build it from the "
                           "tree the last 'python -m guide compile' wrote")
     # The builder's Markdown output, as it would be without the markers (Python-Markdown strips it).
-    content = _PLACEHOLDER.sub("", text[opened + len(start):closed]).strip("\n")
     info = compiled.pages[src]
+    content = root_hrefs(_PLACEHOLDER.sub("", text[opened + len(start):closed]).strip("\n"), Url(info.url))
     found = unsafe_html(content)
     if found:
         raise FinishError(refusal(src, info.generated, found))

@@ -25,10 +25,9 @@ from .errors import Problem
 from .model import CodingTask, Company, Concept, Corpus, EntityId, Question, Report, SrcUri
 from .safe import Markdown, html_text, md_code, md_text, md_url
 from .text import bullets_and_formulas, headings, section
-from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, topic_src, url_of
+from .urls import cheatsheet_src, company_src, entity_src, index_src, md_link, pdf_url, site_href, topic_src, url_of
 
 
-ROOT_MARK = "@@site-root@@"
 """Stands for the path to the site root inside a cached concept map."""
 
 CHEATSHEET_QUESTIONS = 8
@@ -282,17 +281,21 @@ class View:
     def mock_companies(self) -> list[Company]:
         return [c for c in self.taxonomy.companies if any(r.rounds for r in self.company_reports(c.id))]
 
-    def concept_map(self, topic_id: str, to_root: str) -> Markdown:
-        """The topic's prerequisite graph as inline SVG; `to_root` leads from the page to the site root."""
+    def concept_map(self, topic_id: str) -> Markdown:
+        """The topic's prerequisite graph as inline SVG, its nodes linked from the site root (site_href)."""
         if topic_id not in self._maps:  # laid out once, shown on the topic page and on /map/
             self._maps[topic_id] = topic_map(
                 self.corpus, self.links, topic_id,
-                lambda cid: ROOT_MARK + url_of(entity_src(self.corpus.concepts[EntityId(cid)])))
-        return Markdown(self._maps[topic_id].replace(ROOT_MARK, to_root))
+                lambda cid: site_href(url_of(entity_src(self.corpus.concepts[EntityId(cid)]))))
+        return Markdown(self._maps[topic_id])
 
     def pdf(self, topic_id: str) -> str:
-        """A link from a cheat sheet page (at cheatsheets/<topic>/) to its PDF."""
-        return "../../" + pdf_url(topic_id)
+        """A raw-HTML link to a topic's cheat-sheet PDF."""
+        return site_href(pdf_url(topic_id))
+
+    def download(self, path: str) -> str:
+        """A raw-HTML link to a file the build writes below the site root (the Anki deck)."""
+        return site_href(path)
 
     def keywords(self) -> list[tuple[str, list[Keyword]]]:
         """Every title, English name and alias, A-Z by pinyin; grouped by first letter."""

@@ -98,3 +98,20 @@ def relative_links(markdown: str, src: SrcUri) -> str:
         last = match.end()
     out.append(markdown[last:])
     return "".join(out)
+
+
+SITE_ROOT = "guide-root:"
+"""Where a raw-HTML link of a generated page starts (an SVG map's nodes, a download link): builders
+disagree on what a relative address in raw HTML is relative to (MkDocs leaves it as written, for
+the page's directory URL; Zensical reads it as relative to the source file), so the page says
+"from the site root" and finish writes the way there from the page's own address."""
+
+
+def site_href(path: str) -> str:
+    """A raw-HTML link target to `path` below the site root (`pdf/x.pdf`, `concepts/x/`)."""
+    return SITE_ROOT + path
+
+
+def root_hrefs(page_html: str, url: Url) -> str:
+    """Replace each `href="guide-root:…"` in the HTML of the page at `url` by a relative address."""
+    return page_html.replace(f'href="{SITE_ROOT}', f'href="{"../" * url.count("/")}')
