@@ -110,10 +110,14 @@ def make_project(dest: Path, content: Path | None = None) -> Path:
             shutil.copy2(src, dest / name)
     (dest / "node_modules").symlink_to(ROOT / "node_modules")
     shutil.copytree(content or ROOT / "content", dest / "content")
-    # Subset fonts and printed PDFs are cached by content hash: a copy of the real project reuses them.
+    # Subset fonts, printed PDFs, snippet results and typeset formulas are cached by content hash:
+    # a copy of the real project reuses them.
     for cache in ("print-fonts", "pdf"):
         if (ROOT / ".cache" / cache).is_dir():
             shutil.copytree(ROOT / ".cache" / cache, dest / ".cache" / cache)
+    for cache in ("snippets.json", "katex.json"):
+        if (ROOT / ".cache" / cache).is_file():
+            shutil.copy2(ROOT / ".cache" / cache, dest / ".cache" / cache)
     return dest
 
 
@@ -149,12 +153,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real guide, built once per test session with --strict."""
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The real guide, built once per test session with --strict, and what the build printed."""
     site = tmp_path_factory.mktemp("site")
     result = mkdocs_build(ROOT, site)
     assert result.returncode == 0, result.stdout + result.stderr
-    return site
+    return site, result
+
+
+@pytest.fixture(scope="session")
+def built_site(site_build) -> Path:
+    return site_build[0]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
