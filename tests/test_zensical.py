@@ -47,14 +47,18 @@ def test_search_and_formulas_work_in_the_zensical_site(browser, zensical_site):
     handler = functools.partial(_QuietHandler, directory=str(zensical_site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    page = browser.new_page()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     try:
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/concepts/ppo-clip/")
         assert page.locator(".md-content .katex").count() > 5  # typeset by finish, not left as TeX
         assert page.locator(".md-content .arithmatex", has_text="\\(").count() == 0
+        # The search box keeps Material's look (material-search.css): results stay hidden until it opens.
+        assert not page.locator(".md-search__output").is_visible()
         assert type_query(page, "PPO 裁剪", "ime")[0] == "/concepts/ppo-clip/"
+        box = page.locator(".md-search__output").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 1280 and box["height"] > 200
         assert "/concepts/reward-hacking/" in type_query(page, "reward hacking", "keys")[:3]
         assert errors == []
     finally:
