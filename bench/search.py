@@ -62,6 +62,8 @@ class Guide:
         box = page.locator(Guide.input)
         box.click()
         box.fill("")
+        # Forget the last query's mark, so typing the same words again waits for their new results.
+        page.evaluate("() => { const list = document.querySelector('.md-search-result__list'); if (list) delete list.dataset.query; }")
         page.keyboard.insert_text(query)
         page.wait_for_function("(q) => document.querySelector('.md-search-result__list').dataset.query === q",
                                arg=query, timeout=15000)

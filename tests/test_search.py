@@ -82,6 +82,8 @@ def type_query(page, query: str, mode: str) -> list[str]:
     box = page.locator(".guide-search input[name=q]")
     box.click()
     box.fill("")
+    # Forget the last query's mark, so typing the same words again waits for their new results.
+    page.evaluate("() => { const list = document.querySelector('.md-search-result__list'); if (list) delete list.dataset.query; }")
     if mode == "keys":
         box.press_sequentially(query)
     else:  # what an input method does when it commits text: an input event and no key events
