@@ -9,6 +9,7 @@ and checks them.
 """
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
@@ -81,6 +82,11 @@ def heading_anchor(text: str) -> str:
 _SITE_LINK = re.compile(r"\]\(/([^()\s]+?\.md)(#[^()\s]*)?\)")
 
 
+@functools.lru_cache(maxsize=65536)
+def _relative(target: str, folder: str) -> str:
+    return posixpath.relpath(target, folder)  # slow (it makes both absolute), and asked for the same pairs often
+
+
 def relative_links(markdown: str, src: SrcUri) -> str:
     """Write the `](/x.md#a)` links of the page at `src` relative to it (`](../x.md#a)`), outside
     code and math: every builder resolves a relative link to a Markdown file, while a link from
@@ -94,7 +100,7 @@ def relative_links(markdown: str, src: SrcUri) -> str:
     for match in _SITE_LINK.finditer(masked):
         target, anchor = markdown[match.start(1):match.end(1)], match.group(2) or ""
         out.append(markdown[last:match.start()])
-        out.append(f"]({posixpath.relpath(target, folder)}{anchor})")
+        out.append(f"]({_relative(target, folder)}{anchor})")
         last = match.end()
     out.append(markdown[last:])
     return "".join(out)
