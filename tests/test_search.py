@@ -95,14 +95,17 @@ def type_query(page, query: str, mode: str) -> list[str]:
 @pytest.mark.browser
 @pytest.mark.parametrize("mode", ["keys", "ime"])
 def test_query_set_recall_at_5(page, site_url, mode):
+    # Every query committed whole (as an input method does); every third typed key by key, which
+    # searches at each keystroke on the way and must still end on the same results.
+    queries = QUERIES if mode == "ime" else QUERIES[::3]
     page.goto(site_url)
     misses = []
-    for item in QUERIES:
+    for item in queries:
         found = type_query(page, item["q"], mode)[:5]
         if "/" + item["expect"] not in found:
             misses.append(f"{item['q']!r}: expected /{item['expect']}, got {found}")
-    recall = 1 - len(misses) / len(QUERIES)
-    assert len(QUERIES) >= 80
+    recall = 1 - len(misses) / len(queries)
+    assert len(QUERIES) >= 80 and len(queries) >= 60
     assert recall >= 0.95, "\n".join(misses)
     assert page.outside_requests == [] and page.js_errors == []
 
