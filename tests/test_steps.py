@@ -14,7 +14,7 @@ import yaml
 
 from conftest import ROOT, make_tiny_project, valid_files
 from guide.compile import Compiled, PageInfo, end_marker, start_marker, write_tree
-from guide.finish import FinishError, finish, finish_page, title_of
+from guide.finish import FinishError, finish, finish_page, replace, title_of
 
 
 def compiled(pages: dict[str, PageInfo], token: str = "t0k3n") -> Compiled:
@@ -112,3 +112,15 @@ def test_compile_alone_writes_every_page_and_asset_and_a_failed_one_writes_nothi
     assert failed.returncode == 1 and "Traceback" not in failed.stderr
     assert "content/concepts/alpha.md:" in failed.stderr and "topic: unknown topic 'nowhere'" in failed.stderr
     assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == before
+
+
+def test_the_finished_site_replaces_the_last_one_whole(tmp_path):
+    site, finished = tmp_path / "site", tmp_path / "build" / "site"
+    (site / "gone").mkdir(parents=True)
+    (site / "gone" / "index.html").write_text("old page", encoding="utf-8")
+    finished.mkdir(parents=True)
+    (finished / "index.html").write_text("new home", encoding="utf-8")
+    replace(site, finished)
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == ["index.html"]
+    assert (site / "index.html").read_text(encoding="utf-8") == "new home"
+    assert not finished.exists() and not (tmp_path / "site.old").exists()

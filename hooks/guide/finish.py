@@ -90,8 +90,8 @@ def finish_page(text: str, compiled: Compiled, src: str) -> tuple[str, str]:
     if opened == -1 or closed == -1 or text.count(start) != 1 or text.count(end) != 1:
         raise FinishError(f"{src}: the built page lacks its content markers once each; build it from the "
                           "tree the last 'python -m guide compile' wrote")
-    # The builder's Markdown output, as it would be without the markers (Python-Markdown strips it).
     info = compiled.pages[src]
+    # The builder's Markdown output, as it would be without the markers (Python-Markdown strips it).
     content = root_hrefs(_PLACEHOLDER.sub("", text[opened + len(start):closed]).strip("\n"), Url(info.url))
     found = unsafe_html(content)
     if found:
@@ -115,9 +115,9 @@ def finish(built_site: Path, compiled: Compiled, site_url: str, cache: Path, roo
         if not (info.meta.get("search") or {}).get("exclude"):
             # Listing pages (index, keywords, stats) are left out: they would outrank what they list.
             records.append(page_record(info.url, title_of(info.meta, content), info.meta, content))
-    missing = built_site / "404.html"
-    if missing.is_file():
-        missing.write_text(fix_theme_html(missing.read_text(encoding="utf-8")), encoding="utf-8")
+    not_found = built_site / "404.html"  # the theme's own page, outside the compiled tree
+    if not_found.is_file():
+        not_found.write_text(fix_theme_html(not_found.read_text(encoding="utf-8")), encoding="utf-8")
     timings["finish_pages"] = time.perf_counter() - clock
     clock = time.perf_counter()
     index = IndexJob(records, built_site / "pagefind", compiled.built.corpus.synonyms)
@@ -136,8 +136,19 @@ def finish(built_site: Path, compiled: Compiled, site_url: str, cache: Path, roo
     timings["search_wait"] = waited[0]
     timings["publish"] = time.perf_counter() - clock - waited[0]
     if target is not None and target.resolve() != built_site.resolve():
-        if target.exists():
-            shutil.rmtree(target)
-        shutil.move(str(built_site), str(target))
+        replace(target, built_site)
         done.append(f"site written to {target}")
     return done
+
+
+def replace(target: Path, finished: Path) -> None:
+    """Put `finished` at `target`; the last site is set aside first and removed only once the new
+    one is in place."""
+    old = target.with_name(target.name + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if target.exists():
+        target.rename(old)
+    shutil.move(str(finished), str(target))
+    if old.exists():
+        shutil.rmtree(old)
