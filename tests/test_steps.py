@@ -124,3 +124,17 @@ def test_the_finished_site_replaces_the_last_one_whole(tmp_path):
     assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == ["index.html"]
     assert (site / "index.html").read_text(encoding="utf-8") == "new home"
     assert not finished.exists() and not (tmp_path / "site.old").exists()
+
+
+def test_an_unchanged_page_compiles_to_the_same_file(tmp_path):
+    """The markers' token is kept per checkout, so a second compile rewrites nothing unchanged."""
+    project = make_tiny_project(tmp_path / "project", valid_files())
+    env = {**os.environ, "PYTHONPATH": str(project / "hooks")}
+    compile_ = [sys.executable, "-m", "guide", "--root", str(project), "compile"]
+    assert subprocess.run(compile_, cwd=project, capture_output=True, env=env).returncode == 0
+    page = project / "build" / "docs" / "concepts" / "alpha.md"
+    os.utime(page, (1, 1))
+    assert subprocess.run(compile_, cwd=project, capture_output=True, env=env).returncode == 0
+    assert page.stat().st_mtime == 1
+    token = (project / ".cache" / "content-token").read_text(encoding="ascii")
+    assert len(token) == 24 and start_marker(token) in page.read_text(encoding="utf-8")

@@ -11,10 +11,10 @@ A file is rewritten only when its bytes changed, and files no longer produced ar
 builder's dirty rebuild sees just what an edit changed. Content with mistakes raises ContentError
 before anything is written.
 
-Each page's body is wrapped in two comments carrying a random token drawn for this compile:
+Each page's body is wrapped in two comments carrying a random token (drawn once per checkout):
 `finish` reads a page's content between them (what it checks for script, indexes for search,
-typesets), whatever theme laid out the page around it. Content cannot forge the end marker,
-because it was written before the token existed.
+typesets), whatever theme laid out the page around it. Content cannot forge the end marker: the
+token lives in the build machine's `.cache/`, never in the repository.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ import yaml
 
 from .assets import AssetError, vendor_assets
 from .errors import ContentError, Problem
-from .pipeline import Built, build
+from .pipeline import Built, build, display_dir
 from .model import SrcUri
 from .printfonts import PrintFontError, print_fonts
 from .urls import relative_links, url_of
@@ -94,6 +94,20 @@ def wrap(text: str, token: str, src: str) -> tuple[str, dict]:
     return wrapped, meta
 
 
+def content_token(path: Path) -> str:
+    """The token of the content markers: drawn once per checkout and kept in `.cache/` (which git
+    ignores), so content cannot know it, and an unchanged page compiles to the same bytes (its file
+    is not rewritten)."""
+    if path.is_file():
+        token = path.read_text(encoding="ascii").strip()
+        if len(token) == 24 and all(c in "0123456789abcdef" for c in token):
+            return token
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_hex(12)
+    path.write_text(token, encoding="ascii")
+    return token
+
+
 def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path) -> Compiled:
     """Write the docs tree of the project at `root` into `out` and what `finish` needs into `state`."""
     built = build(root, docs_dir)
@@ -104,7 +118,7 @@ def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path) -> Compiled
         raise CompileError(str(err)) from None
     built.timings["print_fonts"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    token = secrets.token_hex(12)
+    token = content_token(root / ".cache" / "content-token")
     files: dict[str, bytes | Path] = {}
     pages: dict[str, PageInfo] = {}
     hidden = []
@@ -112,7 +126,7 @@ def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path) -> Compiled
         src = path.relative_to(docs_dir).as_posix()
         if src.endswith(".md"):
             if src in built.pages:
-                hidden.append(Problem(f"docs/{src}", 1, "", "would hide the generated page at the same address; rename or remove it"))
+                hidden.append(Problem(f"{display_dir(docs_dir, root)}/{src}", 1, "", "would hide the generated page at the same address; rename or remove it"))
                 continue
             text = built.resolved_docs.get(src)
             if text is None:
