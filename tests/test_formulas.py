@@ -35,6 +35,11 @@ def test_formulas_are_typeset_into_the_page_at_build_time():
     assert typeset.count('<span class="katex">') == 3 and typeset.count('class="katex-display"') == 1
     assert "\\frac" not in typeset.split("<annotation")[0]  # raw TeX survives only in MathML's annotation
     assert '<span class="arithmatex">\\(y\\)</span>' in typeset  # unknown to the build: left to the browser
+    # A $$…$$ continuing a list item's line: collected as display, rendered by arithmatex inline.
+    listed = MathCheck(formulas_in("1. 定义：\n    $$z^2$$\n", "content/z.md", 1), ROOT / "node_modules" / "katex")
+    assert [f.display for f in listed.formulas] == [True] and listed.problems() == []
+    shown = typeset_page('<li>定义：<span class="arithmatex">\\(z^2\\)</span></li>', listed.html)
+    assert 'class="katex-display"' in shown and "\\(z^2\\)" not in shown
     # KaTeX's MathML for L_{\max} is made valid: a script element with exactly two children.
     lmax = MathCheck(formulas_in("$L_{\\max}$", "content/y.md", 1), ROOT / "node_modules" / "katex")
     assert lmax.problems() == []

@@ -193,10 +193,17 @@ _ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">\\([(\[])(.*?)\\[)\]]<
 
 def typeset_page(page_html: str, typeset: Typeset) -> str:
     """Fill each of pymdownx.arithmatex's `<span|div class="arithmatex">\\(…\\)</…>` with the
-    formula's KaTeX HTML; one the build did not typeset is left for the browser."""
+    formula's KaTeX HTML; one the build did not typeset is left for the browser.
+
+    A formula is looked up as arithmatex wrote it (inline or display), else as the source wrote
+    it: a `$$…$$` that continues a list item's line is collected as display but rendered inline,
+    and is shown as the display formula its author wrote."""
     def fill(match: re.Match[str]) -> str:
         tag, opener, tex = match.groups()
-        found = typeset.get((key(html.unescape(tex)), opener == "["))
+        formula, display = key(html.unescape(tex)), opener == "["
+        found = typeset.get((formula, display))
+        if found is None:
+            found = typeset.get((formula, not display))
         return match.group(0) if found is None else f'<{tag} class="arithmatex">{found}</{tag}>'
     return _ARITHMATEX.sub(fill, page_html)
 
