@@ -217,3 +217,14 @@ def test_strict_build_prints_no_warning(site_build):
     result = site_build[1]
     assert result.returncode == 0 and "Documentation built in" in result.stderr  # MkDocs' own step ran
     assert "WARNING" not in result.stdout + result.stderr
+
+
+def test_the_study_scripts_unit_tests_drive_the_study_pages_as_built(built_site):
+    """tests/js drives practice.js and mock.js on the /practice/ and /mock/ apps cut from a built
+    site (tests/js/fixtures); a template change that those tests have not seen fails here."""
+    from scripts.js_fixtures import FIXTURES, fixtures
+
+    for name, markup in fixtures(built_site).items():
+        kept = (FIXTURES / f"{name}.html").read_text(encoding="utf-8")
+        assert kept == markup, f"tests/js/fixtures/{name}.html differs from the built page: run scripts/js_fixtures.py after make site"
+    assert 'data-rating="4"' in markup and '<script type="application/json" id="mock-data"></script>' in markup

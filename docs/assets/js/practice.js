@@ -404,7 +404,7 @@
     function renderTable() {
       // The page has a row per topic already (nothing practised); only the counts change, in place.
       var now = new Date();
-      Array.prototype.forEach.call(table.rows, function (row) {
+      table.querySelectorAll("tr[data-topic]").forEach(function (row) {
         var ids = data.questions.filter(function (q) { return q.topic === row.dataset.topic; });
         var learned = ids.filter(function (q) { return seen(progress, q.id); }).length;
         var due = ids.filter(function (q) { return isDue(s, progress, q.id, now); }).length;
