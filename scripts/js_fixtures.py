@@ -1,8 +1,8 @@
 """The study pages' markup for the study scripts' unit tests (tests/js/fixtures/), cut from a built site.
 
-The unit tests (vitest, happy-dom) drive practice.js and mock.js on the pages as the guide builds
-them: the `<div id="practice">` and `<div id="mock">` apps, with their data scripts emptied (each
-test brings its own small bank). tests/test_build.py checks that the fixtures still match the
+The unit tests (vitest, happy-dom) drive practice.js, mock.js and search.js on the pages as the
+guide builds them: the `<div id="practice">` and `<div id="mock">` apps, with their data scripts
+emptied (each test brings its own small bank), and the search dialog every page has. tests/test_build.py checks that the fixtures still match the
 built pages, and names this script when they do not.
 
 Usage: scripts/js_fixtures.py [SITE]   (default: site/, as `make site` writes it)
@@ -15,17 +15,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "js" / "fixtures"
-APPS = {"practice": "practice/index.html", "mock": "mock/index.html"}
-"""fixture name -> the built page that holds the app of that id."""
+APPS = {"practice": ("practice/index.html", '<div id="practice"'), "mock": ("mock/index.html", '<div id="mock"'),
+        "search": ("index.html", '<div class="md-search guide-search"')}
+"""fixture name -> the built page that holds it, and how its element starts. The search dialog
+comes with the toggle that opens it (Material's `#__search` checkbox)."""
+SEARCH_TOGGLE = re.compile(r'<input class="md-toggle" data-md-toggle="search"[^>]*>')
 
 
-def app_markup(html: str, app: str) -> str:
-    """The element `<div id=app …>…</div>` of a page, whole, with its JSON data scripts emptied and
+def app_markup(html: str, opening: str) -> str:
+    """The element that starts with `opening` (`<div id="mock"`), whole, with its JSON data scripts emptied and
     the counts in its table cells zeroed: those are the guide's own bank, and the tests bring theirs
     (so that a new question does not change the fixtures)."""
-    start = html.find(f'<div id="{app}"')
+    start = html.find(opening)
     if start < 0:
-        raise ValueError(f'no <div id="{app}"> in the page')
+        raise ValueError(f"no {opening}> in the page")
     depth = 0
     for tag in re.finditer(r"<(/?)div\b[^>]*>", html[start:]):
         depth += -1 if tag.group(1) else 1
@@ -33,11 +36,16 @@ def app_markup(html: str, app: str) -> str:
             block = html[start : start + tag.end()]
             block = re.sub(r'(<script type="application/json"[^>]*>).*?(</script>)', r"\1\2", block, flags=re.S)
             return re.sub(r"<td>\d+</td>", "<td>0</td>", block)
-    raise ValueError(f'<div id="{app}"> is never closed')
+    raise ValueError(f"{opening}> is never closed")
 
 
 def fixtures(site: Path) -> dict[str, str]:
-    return {name: app_markup((site / page).read_text(encoding="utf-8"), name) + "\n" for name, page in APPS.items()}
+    out = {}
+    for name, (page, opening) in APPS.items():
+        html = (site / page).read_text(encoding="utf-8")
+        toggle = SEARCH_TOGGLE.search(html) if name == "search" else None
+        out[name] = app_markup(html, opening) + "\n" + (toggle.group(0) + "\n" if toggle else "")
+    return out
 
 
 def main() -> int:

@@ -224,7 +224,10 @@ def test_the_study_scripts_unit_tests_drive_the_study_pages_as_built(built_site)
     site (tests/js/fixtures); a template change that those tests have not seen fails here."""
     from scripts.js_fixtures import FIXTURES, fixtures
 
-    for name, markup in fixtures(built_site).items():
+    built = fixtures(built_site)
+    assert sorted(built) == ["mock", "practice", "search"]
+    for name, markup in built.items():
         kept = (FIXTURES / f"{name}.html").read_text(encoding="utf-8")
         assert kept == markup, f"tests/js/fixtures/{name}.html differs from the built page: run scripts/js_fixtures.py after make site"
-    assert 'data-rating="4"' in markup and '<script type="application/json" id="mock-data"></script>' in markup
+    assert 'data-rating="4"' in built["mock"] and '<script type="application/json" id="mock-data"></script>' in built["mock"]
+    assert built["search"].rstrip().endswith('id="__search">') and 'name="q"' in built["search"]

@@ -54,3 +54,14 @@ export function leavePage() {
   document.body.innerHTML = "";
   localStorage.clear();
 }
+
+// A page of the guide with its search dialog (as every built page has it), `article` as its text,
+// at `path` under tests/js/fake-site/ (a file: URL, so that search.js's import() of Pagefind reads
+// tests/js/fake-site/pagefind/pagefind.js, a stand-in the test fills with its own index).
+export const FAKE_SITE = join(dirname(fileURLToPath(import.meta.url)), "fake-site");
+export function mountSearch(path, article = "") {
+  window.happyDOM.setURL(new URL(path, `file://${FAKE_SITE}/`).href);
+  document.body.innerHTML = '<input class="md-toggle" type="checkbox" id="__drawer">' +
+    readFileSync(join(FIXTURES, "search.html"), "utf8") +
+    `<div class="md-content"><article class="md-content__inner md-typeset">${article}</article></div>`;
+}
