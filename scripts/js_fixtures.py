@@ -1,8 +1,9 @@
 """The study pages' markup for the study scripts' unit tests (tests/js/fixtures/), cut from a built site.
 
-The unit tests (vitest, happy-dom) drive practice.js, mock.js and search.js on the pages as the
+The unit tests (vitest, happy-dom) drive practice.js, mock.js, search.js and offline.js on the pages as the
 guide builds them: the `<div id="practice">` and `<div id="mock">` apps, with their data scripts
-emptied (each test brings its own small bank), and the search dialog every page has. tests/test_build.py checks that the fixtures still match the
+emptied (each test brings its own small bank), the search dialog every page has, and the home page's
+save-offline control. tests/test_build.py checks that the fixtures still match the
 built pages, and names this script when they do not.
 
 Usage: scripts/js_fixtures.py [SITE]   (default: site/, as `make site` writes it)
@@ -16,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "js" / "fixtures"
 APPS = {"practice": ("practice/index.html", '<div id="practice"'), "mock": ("mock/index.html", '<div id="mock"'),
-        "search": ("index.html", '<div class="md-search guide-search"')}
+        "search": ("index.html", '<div class="md-search guide-search"'),
+        "offline": ("index.html", '<div class="guide-offline"')}
 """fixture name -> the built page that holds it, and how its element starts. The search dialog
 comes with the toggle that opens it (Material's `#__search` checkbox)."""
 SEARCH_TOGGLE = re.compile(r'<input class="md-toggle" data-md-toggle="search"[^>]*>')

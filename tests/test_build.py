@@ -225,7 +225,7 @@ def test_the_study_scripts_unit_tests_drive_the_study_pages_as_built(built_site)
     from scripts.js_fixtures import FIXTURES, fixtures
 
     built = fixtures(built_site)
-    assert sorted(built) == ["mock", "practice", "search"]
+    assert sorted(built) == ["mock", "offline", "practice", "search"]
     for name, markup in built.items():
         kept = (FIXTURES / f"{name}.html").read_text(encoding="utf-8")
         assert kept == markup, f"tests/js/fixtures/{name}.html differs from the built page: run scripts/js_fixtures.py after make site"

@@ -4,7 +4,7 @@ export default {
   testRunner: "vitest",
   // related: false, as the tests read the scripts from disk (tests/js/load.js) rather than import them
   vitest: { configFile: "tests/js/vitest.config.mjs", related: false },
-  mutate: ["docs/assets/js/practice.js", "docs/assets/js/mock.js", "docs/assets/js/search.js"],
+  mutate: ["docs/assets/js/practice.js", "docs/assets/js/mock.js", "docs/assets/js/search.js", "docs/assets/js/offline.js"],
   coverageAnalysis: "perTest",
   reporters: ["clear-text", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
