@@ -267,7 +267,7 @@ def unclosed_opening(text: str, error_line: int) -> tuple[int, str] | None:
     for index, line in enumerate(text.split("\n")[: error_line + 1]):
         value = re.match(r"^\s*(?:-\s+)?(?:[^\s:#'\"\[\]{}][^:#]*?:\s+|-\s+)?(.*)$", line)
         rest = value.group(1) if value else ""
-        if rest[:1] in QUOTES:
+        if rest and rest[0] in QUOTES:  # a blank line's rest is "", which `in` would find in any string
             quote = rest[0]
             body = rest[1:].replace("''", "") if quote == "'" else re.sub(r"\\.", "", rest[1:])
             if quote not in body:
