@@ -37,7 +37,7 @@ from synth import write_guide  # noqa: E402
 
 STAGES = ("load", "validate", "link", "render", "math", "snippets")
 """The pipeline's stages, inside the compile step."""
-LINKED = ("mkdocs.yml", "docs", "templates", "hooks", "overrides", "node_modules")
+LINKED = ("mkdocs.yml", "guide.yml", "docs", "templates", "hooks", "overrides", "node_modules")
 
 
 def make_project(name: str, concepts: int | None) -> Path:

@@ -27,7 +27,7 @@ def project() -> Path:
     if WORK.exists():
         shutil.rmtree(WORK)
     WORK.mkdir(parents=True)
-    for item in ("mkdocs.yml", "mkdocs.serve.yml", "docs", "templates", "hooks", "overrides", "node_modules"):
+    for item in ("mkdocs.yml", "mkdocs.serve.yml", "guide.yml", "docs", "templates", "hooks", "overrides", "node_modules"):
         (WORK / item).symlink_to(ROOT / item)
     shutil.copytree(ROOT / "content", WORK / "content")
     return WORK

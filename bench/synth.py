@@ -53,8 +53,11 @@ class Writer:
 
 
 def write_guide(root: Path, concepts: int, seed: int = 0) -> Path:
-    """Write a synthetic `content/` (and copy the real taxonomy) under `root`."""
+    """Write a synthetic `content/` (and copy the real taxonomy, and the real guide.yml where `root`
+    has none) under `root`."""
     rng = random.Random(seed)
+    if not (root / "guide.yml").exists():
+        shutil.copyfile(ROOT / "guide.yml", root / "guide.yml")
     w = Writer(rng)
     content = root / "content"
     if content.exists():

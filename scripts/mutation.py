@@ -61,7 +61,7 @@ def stage(modules: list[str]) -> None:
         'source_paths = ["src/guide"]',
         f"only_mutate = {json.dumps([f'src/guide/{m}.py' for m in modules])}",
         f"pytest_add_cli_args_test_selection = {json.dumps([*tests, '-m', 'not browser and not heavy', '-p', 'no:cacheprovider'])}",
-        'also_copy = ["templates", "content", "docs", "mkdocs.yml", "overrides", "tests", "hooks", "scripts"]',
+        'also_copy = ["templates", "content", "docs", "mkdocs.yml", "guide.yml", "overrides", "tests", "hooks", "scripts"]',
         # Workers fork from a server that runs no test itself: tests start processes of their own
         # (the snippet fork server, KaTeX's node, Pagefind), which mutmut's main process would
         # otherwise reap as if they were its workers.

@@ -72,10 +72,16 @@ def report(company: str = "acme", rounds: str = "  - name: 一面\n    questions
     return f"---\ntitle: 面经\ncompany: {company}\nsummary: 概要。\n{extra}rounds:\n{rounds}---\n"
 
 
-def write_corpus(root: Path, files: dict[str, str], taxonomy: str | None = TAXONOMY) -> Path:
-    """Write `content/<path>` files under `root`; returns root."""
+GUIDE = (ROOT / "guide.yml").read_text(encoding="utf-8")
+"""The real guide's configuration (guide.yml): its kinds' sections and words."""
+
+
+def write_corpus(root: Path, files: dict[str, str], taxonomy: str | None = TAXONOMY, guide: str | None = GUIDE) -> Path:
+    """Write `content/<path>` files under `root`, and `guide` as root/guide.yml; returns root."""
     content = root / "content"
     content.mkdir(parents=True, exist_ok=True)
+    if guide is not None:
+        (root / "guide.yml").write_text(guide, encoding="utf-8")
     if taxonomy is not None:
         (content / "taxonomy.yml").write_text(taxonomy, encoding="utf-8")
     for rel, text in files.items():
@@ -102,7 +108,7 @@ def valid_files() -> dict[str, str]:
 def make_project(dest: Path, content: Path | None = None) -> Path:
     """A copy of the real project (config, docs, templates, hooks) to build in isolation."""
     dest.mkdir(parents=True, exist_ok=True)
-    for name in ("mkdocs.yml", "docs", "templates", "hooks", "overrides"):
+    for name in ("mkdocs.yml", "guide.yml", "docs", "templates", "hooks", "overrides"):
         src = ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from guide.anki import DECK_ID, DECK_NAME, MODEL_ID, write_deck
+from guide.anki import DECK_ID, MODEL_ID, write_deck
 from guide.pipeline import Built, build
 
 from conftest import ROOT
@@ -78,7 +78,7 @@ def test_one_note_and_one_card_per_question_and_coding_task(built, two_builds):
     assert {c[1] for c in cards} == {n["id"] for n in notes.values()}
     assert {c[2] for c in cards} == {DECK_ID}
     assert {n["mid"] for n in notes.values()} == {MODEL_ID}
-    assert json.loads(col["decks"])[str(DECK_ID)]["name"] == DECK_NAME
+    assert json.loads(col["decks"])[str(DECK_ID)]["name"] == built.corpus.guide.deck.name == "LLM 后训练与强化学习面试指南"
     assert str(MODEL_ID) in json.loads(col["models"])
 
 

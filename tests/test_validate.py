@@ -253,6 +253,14 @@ def test_missing_taxonomy_is_reported_once(tmp_path):
     ]
 
 
+def test_an_unclosed_bracket_after_a_blank_line_is_reported_at_its_line(tmp_path):
+    """A blank line before the mistake once ended in an IndexError instead of this line."""
+    text = concept("阿尔法", extra="\naliases: [a, b\n")
+    assert problems(tmp_path, {"concepts/alpha.md": text}) == [
+        "content/concepts/alpha.md:8: front matter is not valid YAML: the bracket [ opened on this line is never closed on it; "
+        "add the closing ]"]
+
+
 def test_bom_and_crlf_are_valid(tmp_path):
     text = "\ufeff" + concept("阿尔法").replace("\n", "\r\n")
     write_corpus(tmp_path, {**valid_files(), "concepts/alpha.md": text})

@@ -35,15 +35,14 @@ import nh3
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .config import Deck
 from .model import CodingTask, EntityId, Question, SrcUri
 from .text import section
 from .pipeline import Built
 from .urls import entity_src, url_of
 
-DECK_NAME = "LLM 后训练与强化学习面试指南"
-MODEL_NAME = "LLM 后训练与强化学习面试指南 · 问答"
 MODEL_ID = 1074305996
-"""Fixed forever: Anki matches note types by id (then by field and template names)."""
+"""Fixed forever: Anki matches note types by id (then by field and template names, guide.yml's deck)."""
 DECK_ID = 1822077853
 GUID_NAMESPACE = "llm-rl-interview-guide/question"
 """Part of every guid; changing it makes every note new to readers who imported before."""
@@ -51,8 +50,6 @@ GUID_NAMESPACE = "llm-rl-interview-guide/question"
 _ID_BASE = 1_500_000_000_000
 _ID_SPAN = 100_000_000_000
 """Note and card ids look like Anki's own (creation time in ms): 2017-07 to 2020-09, never in the future."""
-
-FIELDS = ("问题", "答案")
 
 DECK_PATH = "downloads/rl-interview-guide.apkg"
 """Where the build writes the deck, relative to the site root (linked from /practice/)."""
@@ -74,19 +71,21 @@ CSS = """\
 .source { margin-top: 1.5em; font-size: .85em; }
 """
 
-MODEL = genanki.Model(
-    MODEL_ID,
-    MODEL_NAME,
-    fields=[{"name": name} for name in FIELDS],
-    templates=[
-        {
-            "name": "问答",
-            "qfmt": '<div class="question">{{问题}}</div>',
-            "afmt": '{{FrontSide}}<hr id="answer">{{答案}}',
-        }
-    ],
-    css=CSS,
-)
+def note_type(words: Deck) -> genanki.Model:
+    """The deck's one note type: a front field and a back field, named as guide.yml says."""
+    return genanki.Model(
+        MODEL_ID,
+        words.note_type,
+        fields=[{"name": words.front}, {"name": words.back}],
+        templates=[
+            {
+                "name": words.card,
+                "qfmt": f'<div class="question">{{{{{words.front}}}}}</div>',
+                "afmt": f'{{{{FrontSide}}}}<hr id="answer">{{{{{words.back}}}}}',
+            }
+        ],
+        css=CSS,
+    )
 
 MARKDOWN_EXTENSIONS = ["tables", "admonition", "attr_list", "pymdownx.superfences", "pymdownx.highlight", "pymdownx.arithmatex"]
 MARKDOWN_CONFIG = {
@@ -213,21 +212,27 @@ def _back(render: _Renderer, built: Built, question: Question, site_url: str) ->
     return (
         f'<div class="brief">{html.escape(question.brief)}</div>\n'
         f'<div class="answer">\n{body}\n</div>\n'
-        f'<p class="source"><a href="{page}">在指南中查看本题 →</a></p>'
+        f'<p class="source"><a href="{page}">{html.escape(built.corpus.guide.deck.question_link)}</a></p>'
     )
 
 
 def _coding_fields(render: _Renderer, built: Built, task: CodingTask, site_url: str) -> tuple[str, str]:
-    """Front: the task as posed, with its signature; back: the reference solution and its complexity."""
+    """Front: the task as posed, with its signature; back: its summary and the sections guide.yml
+    puts on the back (the reference solution and its complexity, in this guide)."""
     src = entity_src(task)
     body = built.links.bodies.get(task.id, task.body)
+    guide = built.corpus.guide
+
+    def shown(side: str) -> str:
+        return "\n".join(render(section(body, s.name), src) for s in guide.coding.sections if s.deck == side)
+
     front = (f"手撕：{html.escape(task.title.removeprefix('手撕').strip())}"
-             f'<div class="answer">{render(section(body, "题目"), src)}</div>'
+             f'<div class="answer">{shown("front")}</div>'
              f"<p><code>{html.escape(task.signature)}</code></p>")
     page = html.escape(site_url + url_of(src))
     back = (f'<div class="brief">{html.escape(task.summary)}</div>\n'
-            f'<div class="answer">\n{render(section(body, "参考解"), src)}\n{render(section(body, "复杂度"), src)}\n</div>\n'
-            f'<p class="source"><a href="{page}">在指南中查看本题（检验、常见 bug 与追问）→</a></p>')
+            f'<div class="answer">\n{shown("back")}\n</div>\n'
+            f'<p class="source"><a href="{page}">{html.escape(guide.deck.coding_link)}</a></p>')
     return front, back
 
 
@@ -235,13 +240,15 @@ def build_deck(built: Built, site_url: str) -> genanki.Deck:
     if not site_url.endswith("/"):
         site_url += "/"
     render = _Renderer(site_url)
-    deck = genanki.Deck(DECK_ID, DECK_NAME, description="由题库自动生成；重新导入新版本会原地更新卡片、保留复习记录。")
+    words = built.corpus.guide.deck
+    model = note_type(words)
+    deck = genanki.Deck(DECK_ID, words.name, description=words.description)
     seen_notes: dict[int, EntityId] = {}
     seen_cards: dict[int, EntityId] = {}
     for question in sorted(built.corpus.questions.values(), key=lambda q: q.id):
         note = QuestionNote(
             question.id,
-            model=MODEL,
+            model=model,
             fields=[html.escape(question.text), _back(render, built, question, site_url)],
             tags=_tags(built, question),
         )
@@ -255,7 +262,7 @@ def build_deck(built: Built, site_url: str) -> genanki.Deck:
         front, back = _coding_fields(render, built, task, site_url)
         topic = built.corpus.concepts[task.concepts[0]].topic if task.concepts else None
         tags = ["kind::coding", f"difficulty::{task.difficulty}", *([f"topic::{topic}"] if topic else [])]
-        note = QuestionNote(task.id, model=MODEL, fields=[front, back], tags=tags)
+        note = QuestionNote(task.id, model=model, fields=[front, back], tags=tags)
         for seen, new_id in ((seen_notes, note.note_id), *((seen_cards, c) for c in note.card_ids())):
             if new_id in seen:
                 raise ValueError(f"anki id clash between '{seen[new_id]}' and '{task.id}'; change GUID_NAMESPACE")

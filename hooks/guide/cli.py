@@ -4,11 +4,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from .compile import CompileError, compile_tree, load_state
+from .config import scaffold as scaffold_text
 from .errors import ContentError
 from .finish import FinishError, finish
 from .offline import OfflineError
@@ -20,146 +22,8 @@ from .snippets import run, verdict
 from .urls import is_valid_id
 from .validate import read_taxonomy, validate
 
-SCAFFOLDS = {
-    "concept": """---
-title: <<待填写：中文标题，如 PPO 裁剪目标>>
-en: <<待填写：英文名，如 PPO clipped objective>>
-aliases: [<<待填写：读者会搜的词——中文名、英文名、缩写、常见说法>>]
-topic: <<待填写：专题 id，可选 {topics}>>
-tags: []
-prerequisites: []
-related: []
-difficulty: <<待填写：{difficulties}>>
-summary: <<待填写：一句话说清这个概念，显示在页首和搜索结果里>>
-references:
-  - title: <<待填写：论文或文章的标题>>
-    year: <<待填写：年份>>
-    arxiv: <<待填写：arXiv id 如 1707.06347；没有就把这一行换成 url>>
----
-
-## 一句话
-
-<<待填写：一句话定义>>
-
-## 直觉
-
-<<待填写：不用公式，讲清楚为什么需要它、它在做什么>>
-
-## 公式与推导
-
-<<待填写：关键公式，用 $...$ 和 $$...$$ 书写并核对原论文；没有就删掉这一节>>
-
-## 代码
-
-<<待填写：一个 python 代码块，用 assert 验证它声称的性质；没有算法核心就删掉这一节>>
-
-## 面试怎么问
-
-- <<待填写：链向题目（双方括号包住题目 id）并写出面试官的问法>>
-
-## 易错点
-
-- <<待填写：常见误解>>
-
-## 速查
-
-- <<待填写：考前最后一小时要看的要点，3 到 8 条>>
-- <<待填写：第二条>>
-- <<待填写：第三条>>
-""",
-    "question": """---
-{question_text}
-brief: <<待填写：一句话答案，也就是答题的第一句话>>
-primary: <<待填写：这道题考查的概念 id；make find Q=关键词 可以查>>
-related: []
-difficulty: <<待填写：{difficulties}>>
----
-
-**要点**
-
-1. <<待填写：先写结论和关键点>>
-
-**展开**
-
-<<待填写：再写推导、细节和例子；用双方括号包住概念 id 链接到概念>>
-""",
-    "report": """---
-title: <<待填写：公司 · 岗位 · 轮次>>
-kind: interview
-company: <<待填写：公司 id，可选 {companies}；新公司先加到 content/taxonomy.yml 的 companies>>
-team: ""
-role: ""
-date: ""
-source: <<待填写：面经的出处 URL>>
-summary: <<待填写：用一两句话概括这份面经问了什么>>
-rounds:
-  - name: 一面
-    questions: []
-    topics: []
-    coding: []
-    other: []
----
-
-<<待填写：整理笔记，用双方括号包住 id 链接到概念和题目；不需要就删掉这一行>>
-""",
-    "coding": """---
-title: <<待填写：手撕 X，如 手撕 RMSNorm>>
-en: <<待填写：英文名，如 RMSNorm>>
-kind: <<待填写：分组，可选 {coding_kinds}>>
-aliases: [<<待填写：读者会搜的词——中文名、英文名、LeetCode 题号>>]
-concepts: []
-difficulty: <<待填写：{difficulties}>>
-summary: <<待填写：一句话说清考点和难点>>
-signature: "<<待填写：要写的函数签名，如 rms_norm(x, weight, eps=1e-6) -> np.ndarray>>"
----
-
-## 题目
-
-<<待填写：面试官怎么出这道题：给什么、返回什么、形状和约束>>
-
-## 参考解
-
-```python
-<<待填写：参考解，只用 NumPy 和标准库>>
-```
-
-## 检验
-
-```python
-<<待填写：对照一个独立的参考（朴素实现、闭式解或已知结果）检验参考解，覆盖下面的边界情况，用 assert>>
-```
-
-## 复杂度
-
-<<待填写：时间和空间复杂度，写明变量>>
-
-## 边界情况
-
-- <<待填写：必须处理的输入，以及参考解怎么处理>>
-
-## 常见 bug
-
-- <<待填写：面试官盯着的一个 bug，为什么错；下面的 diff 把它植入参考解，检验必须能发现>>
-  ```diff
-  -<<待填写：参考解里的原行，照抄>>
-  +<<待填写：带 bug 的写法>>
-  ```
-
-## 追问
-
-- <<待填写：面试官接着会问什么，简短回答>>
-
-## PyTorch 写法
-
-<<待填写：面试时对应的 torch 调用；不是张量题就删掉这一节>>
-""",
-}
-"""What `make new-…` writes: every field and section, each value a `<<待填写：…>>` placeholder that
-`make check` rejects (naming file, line and field) until the author replaces it."""
-
-SCAFFOLD_TEXT = "text: <<待填写：面试官的原问题，写成一句疑问句>>"
-
 FOLDERS = {"concept": "concepts", "question": "questions", "report": "reports", "coding": "coding"}
+"""Where `make new-<kind>` writes, by kind (the scaffold itself comes from guide.yml)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,24 +42,26 @@ def main(argv: list[str] | None = None) -> int:
     snip = sub.add_parser("snippets", help="run the Python snippets of some content files (no cache) and report each")
     snip.add_argument("files", nargs="+", type=Path, help="content files, e.g. content/concepts/dpo.md")
     new = sub.add_parser("new", help="scaffold a new content file")
-    new.add_argument("kind", choices=sorted(SCAFFOLDS))
+    new.add_argument("kind", choices=sorted(FOLDERS))
     new.add_argument("id", nargs="?", default="")
     new.add_argument("--text", default="", help="a question's text: written into the scaffold, and the nearest "
                                                 "existing questions are shown first")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="project root (default: current directory)")
+    parser.add_argument("--config", type=Path, default=None, help="the guide's configuration (default: <root>/guide.yml)")
     args = parser.parse_args(argv)
     args.root = args.root.resolve()  # node resolves KaTeX by this path; a relative one would be a module name
+    config = args.config.resolve() if args.config else None
     if args.command == "compile":
-        return compile_command(args.root, args.out or args.root / BUILD / "docs")
+        return compile_command(args.root, args.out or args.root / BUILD / "docs", config)
     if args.command == "finish":
         return finish_command(args.root, args.site, args.to, args.site_url)
     if args.command == "check":
-        return check(args.root)
+        return check(args.root, config)
     if args.command == "find":
-        return find_ids(args.root, " ".join(args.query))
+        return find_ids(args.root, " ".join(args.query), config)
     if args.command == "snippets":
-        return run_snippets(args.root, args.files)
-    return scaffold(args.root, args.kind, args.id, args.text)
+        return run_snippets(args.root, args.files, config)
+    return scaffold(args.root, args.kind, args.id, args.text, config)
 
 
 BUILD = "build"
@@ -204,9 +70,9 @@ BUILD = "build"
 KEPT = "nothing was built and site/ was left as it was"
 
 
-def compile_command(root: Path, out: Path) -> int:
+def compile_command(root: Path, out: Path, config: Path | None = None) -> int:
     try:
-        compiled = compile_tree(root, root / "docs", out, root / BUILD / "state.pickle")
+        compiled = compile_tree(root, root / "docs", out, root / BUILD / "state.pickle", config)
     except ContentError as err:
         for problem in err.problems:
             print(problem, file=sys.stderr)
@@ -235,16 +101,16 @@ def finish_command(root: Path, site: Path, target: Path | None, site_url: str) -
     return 0
 
 
-def check(root: Path) -> int:
+def check(root: Path, config: Path | None = None) -> int:
     try:
-        built = build(root, root / "docs")
+        built = build(root, root / "docs", guide=config)
     except ContentError as err:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         print(f"{len(err.problems)} problem(s)", file=sys.stderr)
         return 1
     c = built.corpus
-    lines = {d.path: d.lines for d in load_content(root / "content", root).documents}
+    lines = {d.path: d.lines for d in load_content(root / "content", root, config).documents}
     for problem in warnings(c, lines, changed_files(root)):
         print(problem, file=sys.stderr)
     print(f"ok: {len(c.concepts)} concepts, {len(c.questions)} questions, {len(c.reports)} reports, {len(built.pages)} generated pages")
@@ -271,9 +137,9 @@ def changed_files(root: Path) -> set[str] | None:
     return changed
 
 
-def find_ids(root: Path, query: str) -> int:
+def find_ids(root: Path, query: str, config: Path | None = None) -> int:
     """Print the best matches as `kind  id  title  (matched in field)`: what exists before writing anew."""
-    corpus, problems = validate(load_content(root / "content", root))
+    corpus, problems = validate(load_content(root / "content", root, config))
     if not corpus.concepts and problems:
         for problem in problems:
             print(problem, file=sys.stderr)
@@ -288,9 +154,13 @@ def find_ids(root: Path, query: str) -> int:
     return 0
 
 
-def run_snippets(root: Path, files: list[Path]) -> int:
+def run_snippets(root: Path, files: list[Path], config: Path | None = None) -> int:
     """Run the snippets of `files` afresh, one line each: how an author tries one note's code."""
-    corpus, _ = validate(load_content(root / "content", root))
+    corpus, problems = validate(load_content(root / "content", root, config))
+    if corpus.guide is None:  # guide.yml could not be read: its problems say why
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1
     every = corpus_snippets(corpus)
     having = {(root / s.path).resolve() for s in every}
     wanted = {(root / f).resolve(): f for f in files}
@@ -310,7 +180,9 @@ def run_snippets(root: Path, files: list[Path]) -> int:
     return 1 if failed or unknown or not chosen else 0
 
 
-def scaffold(root: Path, kind: str, entity_id: str, question_text: str = "") -> int:
+def scaffold(root: Path, kind: str, entity_id: str, question_text: str = "", config: Path | None = None) -> int:
+    """Write `make new-<kind>`'s file: the kind's front matter and sections from guide.yml, every
+    value a placeholder `make check` rejects (naming file, line and field) until it is replaced."""
     if not entity_id:
         print(f"usage: make new-{kind} ID=<kebab-case-id>", file=sys.stderr)
         return 2
@@ -323,7 +195,11 @@ def scaffold(root: Path, kind: str, entity_id: str, question_text: str = "") -> 
         if clash.exists():
             print(f"{clash.relative_to(root)} already exists; ids are shared by concepts, questions, reports and coding tasks", file=sys.stderr)
             return 1
-    loaded = load_content(content, root)
+    loaded = load_content(content, root, config)
+    if loaded.guide is None:
+        for problem in loaded.problems:
+            print(problem, file=sys.stderr)
+        return 1
     taxonomy = next((read_taxonomy(d, []) for d in loaded.documents if d.kind == "taxonomy"), None)
     if taxonomy is None or not (taxonomy.topics and taxonomy.companies and taxonomy.difficulties):
         print("content/taxonomy.yml must list topics, companies and difficulties first", file=sys.stderr)
@@ -332,15 +208,14 @@ def scaffold(root: Path, kind: str, entity_id: str, question_text: str = "") -> 
     if kind == "question" and not concepts:
         print("write a concept first: every question names the concepts it probes", file=sys.stderr)
         return 1
-    text = SCAFFOLDS[kind].format(
-        topics=" / ".join(t.id for t in taxonomy.topics),
-        companies=" / ".join(c.id for c in taxonomy.companies),
-        difficulties=" / ".join(d.id for d in taxonomy.difficulties),
-        coding_kinds=" / ".join(k.id for k in taxonomy.coding_kinds),
-        question_text=SCAFFOLD_TEXT,
-    )
+    text = scaffold_text(loaded.guide.kinds[kind], {
+        "topics": " / ".join(t.id for t in taxonomy.topics),
+        "companies": " / ".join(c.id for c in taxonomy.companies),
+        "difficulties": " / ".join(d.id for d in taxonomy.difficulties),
+        "coding_kinds": " / ".join(k.id for k in taxonomy.coding_kinds),
+    })
     if kind == "question" and question_text.strip():
-        text = text.replace(SCAFFOLD_TEXT, "text: " + json.dumps(question_text.strip(), ensure_ascii=False), 1)
+        text = re.sub(r"^text:.*$", lambda _: "text: " + json.dumps(question_text.strip(), ensure_ascii=False), text, count=1, flags=re.M)
         corpus, _ = validate(loaded)
         near = close_questions(corpus, question_text)
         if near:

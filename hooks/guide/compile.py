@@ -34,7 +34,7 @@ from .model import SrcUri
 from .printfonts import PrintFontError, print_fonts
 from .urls import relative_links, url_of
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader where PyYAML has it (about ten times faster on 800 front matters)."""
 FOOTNOTES_PLACE = "///Footnotes Go Here///"
@@ -108,9 +108,9 @@ def content_token(path: Path) -> str:
     return token
 
 
-def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path) -> Compiled:
+def compile_tree(root: Path, docs_dir: Path, out: Path, state: Path, guide: Path | None = None) -> Compiled:
     """Write the docs tree of the project at `root` into `out` and what `finish` needs into `state`."""
-    built = build(root, docs_dir)
+    built = build(root, docs_dir, guide=guide)
     clock = time.perf_counter()
     try:
         fonts = print_fonts([*built.pages.values(), *built.docs.values()], root / ".cache" / "print-fonts")

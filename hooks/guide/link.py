@@ -20,15 +20,6 @@ from .urls import entity_src, heading_anchor, md_link
 
 WIKILINK = re.compile(r"\[\[\s*([^\]\|#\n]*?)\s*(?:#\s*([^\]\|\n]*?)\s*)?(?:\|\s*([^\]\n]*?)\s*)?\]\]")
 
-GENERATED_SECTIONS: dict[str, dict[str, str]] = {
-    "concept": {"links": "知识关联", "asked": "面试中被问到", "references": "参考文献"},
-    "question": {"answer": "参考答案", "follow_ups": "面试官可能接着问", "concepts": "相关知识点", "asked": "出现在这些面经"},
-    "report": {"rounds": "面试轮次", "notes": "整理笔记"},
-    "coding": {"solution": "参考解", "concepts": "考查的概念", "asked": "出现在这些面经"},
-}
-"""Headings the templates add to each page type; linkable as `[[id#anchor]]`."""
-
-
 @dataclass(frozen=True)
 class Target:
     """What a `[[link]]` can point to."""
@@ -103,11 +94,12 @@ KIND_NAMES = {Concept: "concept", Question: "question", Report: "report", Coding
 
 
 def build_table(corpus: Corpus) -> dict[str, Target]:
+    """Every entity's page, label and anchors: its own headings and those its page adds (guide.yml)."""
     table: dict[str, Target] = {}
+    added = {kind: [heading_anchor(title) for title in k.headings.values()] for kind, k in corpus.guide.kinds.items()}
     for entity in entities(corpus):
-        kind = KIND_NAMES[type(entity)]
         anchors = {h.anchor for h in headings(entity.body)}
-        anchors.update(heading_anchor(title) for title in GENERATED_SECTIONS[kind].values())
+        anchors.update(added[KIND_NAMES[type(entity)]])
         table[entity.id] = Target(entity_src(entity), entity.label, frozenset(anchors))
     return table
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from .config import FILE as GUIDE_FILE, Guide, load_guide
 from .errors import Problem
 
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)^---[ \t]*$\n?", re.S | re.M)
@@ -20,7 +21,6 @@ FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)^---[ \t]*$\n?", re.S | re.M)
 KINDS = ("concepts", "questions", "reports", "coding")
 """Sub-folders of `content/` that hold one entity per Markdown file."""
 
-TAXONOMY = "taxonomy.yml"
 SYNONYMS = "synonyms.yml"
 
 MAX_BYTES = 1_000_000
@@ -88,11 +88,16 @@ class Loaded:
     problems: list[Problem]
     unreadable: frozenset[str] = frozenset()
     """Ids (file stems) of files that could not be read: references to them are not reported again."""
+    guide: Guide | None = None
+    """The guide's configuration (guide.yml); None when it could not be read, and then nothing else was."""
 
 
-def load_content(root: Path, display_root: Path | None = None) -> Loaded:
-    """Read every content file under `root` (taxonomy first, then each kind in name order)."""
+def load_content(root: Path, display_root: Path | None = None, guide: Path | None = None) -> Loaded:
+    """Read the guide's configuration (`guide`, default guide.yml next to `root`), then every
+    content file under `root` (taxonomy first, then each kind in name order). Without a readable
+    configuration nothing else is read: it says what the files must hold."""
     display_root = display_root or root.parent
+    guide = guide or root.parent / GUIDE_FILE
     documents: list[Document] = []
     problems: list[Problem] = []
     unreadable: set[str] = set()
@@ -103,7 +108,10 @@ def load_content(root: Path, display_root: Path | None = None) -> Loaded:
         except ValueError:
             return path.as_posix()
 
-    taxonomy = root / TAXONOMY
+    config = load_guide(guide, show(guide))
+    if not isinstance(config, Guide):
+        return Loaded([], config, guide=None)
+    taxonomy = guide.parent / config.taxonomy
     if not taxonomy.is_file():
         problems.append(Problem(show(taxonomy), 1, "", "missing: the taxonomy file lists topics, companies and difficulties"))
     else:
@@ -137,7 +145,7 @@ def load_content(root: Path, display_root: Path | None = None) -> Loaded:
             if isinstance(result, Problem):
                 unreadable.add(path.stem)
             _collect(result, documents, problems)
-    return Loaded(documents, problems, frozenset(unreadable))
+    return Loaded(documents, problems, frozenset(unreadable), config)
 
 
 def _collect(result: Document | Problem, documents: list[Document], problems: list[Problem]) -> None:
@@ -267,7 +275,7 @@ def unclosed_opening(text: str, error_line: int) -> tuple[int, str] | None:
     for index, line in enumerate(text.split("\n")[: error_line + 1]):
         value = re.match(r"^\s*(?:-\s+)?(?:[^\s:#'\"\[\]{}][^:#]*?:\s+|-\s+)?(.*)$", line)
         rest = value.group(1) if value else ""
-        if rest[:1] in QUOTES:
+        if rest and rest[0] in QUOTES:  # a blank line's rest is "", which `in` would find in any string
             quote = rest[0]
             body = rest[1:].replace("''", "") if quote == "'" else re.sub(r"\\.", "", rest[1:])
             if quote not in body:

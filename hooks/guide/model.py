@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NewType
 
+from .config import Guide
+
 EntityId = NewType("EntityId", str)
 """A concept, question, report or coding-task id: kebab-case, stable, used in URLs and `[[links]]`."""
 
@@ -41,7 +43,7 @@ class Topic:
     """Position in the taxonomy file: topics are listed in learning order."""
     loc: Location
     sheet: tuple[str, ...] = ()
-    """The concepts whose 速查 the cheat sheet carries (the authors' choice when a topic outgrows
+    """The concepts whose cheat-sheet section the sheet carries (the authors' choice when a topic outgrows
     two pages); empty: all of the topic's concepts. The rest are named on the sheet."""
 
 
@@ -284,3 +286,5 @@ class Corpus:
     synonyms: tuple[tuple[str, ...], ...] = ()
     """Groups of words readers use for one thing (content/synonyms.yml): search expands a query
     with the other words of a group it names."""
+    guide: Guide | None = None
+    """The guide's configuration the corpus was read with (guide.yml): its kinds' sections and words."""

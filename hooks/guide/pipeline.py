@@ -36,13 +36,14 @@ class Built:
 
 
 def build(root: Path, docs_dir: Path | None = None, templates: Path | None = None, katex: Path | None = None,
-          run_snippets: bool = True) -> Built:
+          run_snippets: bool = True, guide: Path | None = None) -> Built:
     """Run every stage on the project at `root`; raise ContentError listing every problem.
 
     `docs_dir`, when given, also has its hand-written pages' `[[links]]` checked;
     `templates` defaults to `root/templates`; formulas are checked with the KaTeX in `katex`
     (default `root/node_modules/katex`) when it is installed; every Python snippet is run (results
-    cached by hash in `root/.cache/snippets.json`) unless `run_snippets` is False.
+    cached by hash in `root/.cache/snippets.json`) unless `run_snippets` is False. The guide's
+    configuration is read from `guide` (default `root/guide.yml`).
     """
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -53,7 +54,9 @@ def build(root: Path, docs_dir: Path | None = None, templates: Path | None = Non
         timings[stage] = now - clock
         clock = now
 
-    loaded = load_content(root / "content", display_root=root)
+    loaded = load_content(root / "content", display_root=root, guide=guide)
+    if loaded.guide is None:  # nothing was read without the configuration: its problems come first
+        raise ContentError(loaded.problems)
     lap("load")
     corpus, problems = validate(loaded)
     docs = read_docs(docs_dir, root) if docs_dir is not None else {}

@@ -20,7 +20,7 @@ import yaml
 from pypinyin import Style, lazy_pinyin
 
 from .conceptmap import topic_map
-from .link import GENERATED_SECTIONS, Links, company_counts, original
+from .link import Links, company_counts, original
 from .errors import Problem
 from .model import CodingTask, Company, Concept, Corpus, EntityId, Question, Report, SrcUri
 from .safe import Markdown, html_text, md_code, md_text, md_url
@@ -60,7 +60,9 @@ class View:
         self.corpus = corpus
         self.links = links
         self.taxonomy = corpus.taxonomy
-        self.sections = GENERATED_SECTIONS
+        self.guide = corpus.guide
+        self.sections = {name: kind.headings for name, kind in corpus.guide.kinds.items()}
+        """The headings each kind's page adds, by key (guide.yml)."""
         self._maps: dict[str, str] = {}
 
     # links
@@ -149,14 +151,15 @@ class View:
         return {t: {c: len(g) for c, g in row.items()} for t, row in cells.items()}
 
     def sheet(self, topic_id: str) -> list[SheetEntry]:
-        """The sheet's concepts (the topic's `sheet:` list, else all) in learning order, each with its
-        速查 bullets and key formulas."""
+        """The sheet's concepts (the topic's `sheet:` list, else all) in learning order, each with the
+        bullets and key formulas of its cheat-sheet section (guide.yml)."""
         chosen = set(self.taxonomy.topic[topic_id].sheet)
+        feeds = self.guide.concept.cheat_sheet
         entries = []
         for concept_id in self.links.learning_order.get(topic_id, []):
             if chosen and concept_id not in chosen:
                 continue
-            bullets, formulas = bullets_and_formulas(section(self.links.bodies[concept_id], "速查"))
+            bullets, formulas = bullets_and_formulas(section(self.links.bodies[concept_id], feeds.name) if feeds else "")
             entries.append(SheetEntry(self.corpus.concepts[concept_id], [Markdown(b.replace("\n", "\n  ")) for b in bullets],
                                       [Markdown(f) for f in formulas]))
         return entries
@@ -203,9 +206,11 @@ class View:
         return sorted([r for r in rows if r[1]], key=lambda r: (-r[1], r[0].id))
 
     def coding_sections(self, task: CodingTask) -> dict[str, Markdown]:
-        """The task's sections (links resolved) by title, for the template to arrange and fold."""
+        """The task's sections (links resolved) by their key in guide.yml, for the template to arrange
+        and fold; a section the task leaves out is absent."""
         body = self.links.bodies[task.id]
-        return {h.title: Markdown(section(body, h.title)) for h in headings(body) if h.level == 2}
+        present = {h.title for h in headings(body) if h.level == 2}
+        return {s.key: Markdown(section(body, s.name)) for s in self.guide.coding.sections if s.key and s.name in present}
 
     def coding_aliases(self, task: CodingTask) -> list[str]:
         """The task's aliases plus the phrases readers type for any coding task: 手撕 X, X 实现, X 代码."""
@@ -427,7 +432,7 @@ def render(corpus: Corpus, links: Links, templates: Path, root: Path | None = No
     for report in corpus.reports.values():
         put(entity_src(report), "report.md.j2", r=report, body=body(report.id))
     for task in corpus.coding.values():
-        put(entity_src(task), "coding.md.j2", t=task, s=view.coding_sections(task))
+        put(entity_src(task), "coding.md.j2", t=task, s=view.coding_sections(task), names=corpus.guide.coding.names)
     put(index_src("coding"), "coding_index.md.j2")
     for topic in corpus.taxonomy.topics:
         order = [corpus.concepts[c] for c in links.learning_order.get(topic.id, [])]

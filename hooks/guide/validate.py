@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from .config import Kind, Section
 from .errors import Problem, suggest
 from .load import Document, Loaded
 from .model import (
@@ -38,34 +39,6 @@ from .safe import url_scheme
 from .text import guard_math, headings, line_at, mask, mask_fences
 from .urls import is_valid_id
 
-CONCEPT_SECTIONS: tuple[tuple[str, bool], ...] = (
-    ("一句话", True),
-    ("直觉", True),
-    ("公式与推导", False),
-    ("代码", False),
-    ("面试怎么问", True),
-    ("易错点", True),
-    ("速查", True),
-)
-"""The `##` sections of a concept note, in order, and whether each is required."""
-
-CODING_SECTIONS: tuple[tuple[str, bool], ...] = (
-    ("题目", True),
-    ("参考解", True),
-    ("检验", True),
-    ("复杂度", True),
-    ("边界情况", True),
-    ("常见 bug", True),
-    ("追问", True),
-    ("PyTorch 写法", False),
-)
-"""The `##` sections of a coding task, in order. Code may appear only as the one ```python block
-of 参考解 (the solution) and of 检验 (its checks, run after it), and as ```diff blocks in 常见 bug
-(each plants one bug, which the checks must catch): the guide never shows code no test runs."""
-
-CHEATSHEET_BULLETS = (3, 8)
-"""How many bullets the 速查 section may hold: it feeds a two-page cheat sheet."""
-
 SAFE_TAGS = frozenset({"br", "sub", "sup", "kbd", "mark", "small", "abbr", "u", "s", "span"})
 SAFE_ATTRIBUTES = frozenset({"title", "class"})
 _SAFE_TAG = re.compile(r"</?(?:" + "|".join(sorted(SAFE_TAGS)) + r")(?:\s+(?:" + "|".join(sorted(SAFE_ATTRIBUTES))
@@ -85,6 +58,9 @@ LINK_SCHEMES = ("http", "https", "mailto")
 def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
     """Check the loaded documents; return the usable corpus and every problem found."""
     problems = list(loaded.problems)
+    guide = loaded.guide
+    if guide is None:  # guide.yml's own problems are the ones to fix: it says what the files hold
+        return Corpus(Taxonomy((), (), ())), problems
     taxonomy_docs = [d for d in loaded.documents if d.kind == "taxonomy"]
     synonyms = next((read_synonyms(d, problems) for d in loaded.documents if d.kind == "synonyms"), ())
     # Without a readable taxonomy every topic would be "unknown": check those only when it loaded.
@@ -103,16 +79,17 @@ def validate(loaded: Loaded) -> tuple[Corpus, list[Problem]]:
         elif doc.kind == "questions":
             questions[EntityId(doc.stem)] = read_question(doc, taxonomy, problems)
         elif doc.kind == "coding":
-            coding[EntityId(doc.stem)] = read_coding(doc, taxonomy, problems)
+            coding[EntityId(doc.stem)] = read_coding(doc, taxonomy, problems, guide.coding)
         else:
             reports[EntityId(doc.stem)] = read_report(doc, taxonomy, problems)
 
-    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports, coding, synonyms)
+    corpus = Corpus(taxonomy or Taxonomy((), (), ()), concepts, questions, reports, coding, synonyms, guide)
     docs = {d.stem: d for d in loaded.documents if d.kind not in ("taxonomy", "synonyms")}
     check_references(corpus, docs, problems, loaded.unreadable, taxonomy_docs[0] if taxonomy_docs else None)
     check_cycles(corpus, docs, problems)
-    for entity in (*concepts.values(), *questions.values(), *reports.values(), *coding.values()):
-        check_body(entity, problems)
+    for kind, entities in (("concept", concepts), ("question", questions), ("report", reports), ("coding", coding)):
+        for entity in entities.values():
+            check_body(entity, problems, guide.kinds[kind])
     return corpus, problems
 
 
@@ -497,13 +474,13 @@ def read_report(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
 _ANY_FENCE = re.compile(r"^([ \t]*)```([\w+-]*)[^\n]*\n(.*?)^\1```[ \t]*$", re.S | re.M)
 
 
-def read_coding(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem]) -> CodingTask:
+def read_coding(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem], kind_: Kind) -> CodingTask:
     """A coding task: its fields, and its solution, checks and planted bugs read from the body."""
     f = Fields(doc, problems)
     f.check_keys(CODING_KEYS, _HINTS)
     kinds = None if taxonomy is None else [k.id for k in taxonomy.coding_kinds]
     kind = f.choice("kind", kinds, "coding kind", add="; coding kinds are listed under coding_kinds: in content/taxonomy.yml")
-    solution, checks, bugs = read_coding_body(doc.body, doc.path, doc.body_line, problems)
+    solution, checks, bugs = read_coding_body(doc.body, doc.path, doc.body_line, problems, kind_)
     return CodingTask(
         id=EntityId(doc.stem),
         title=f.text("title"),
@@ -524,9 +501,12 @@ def read_coding(doc: Document, taxonomy: Taxonomy | None, problems: list[Problem
     )
 
 
-def read_coding_body(body: str, path: str, first: int, problems: list[Problem]) -> tuple[Code, Code, tuple[Bug, ...]]:
+def read_coding_body(body: str, path: str, first: int, problems: list[Problem], kind: Kind) -> tuple[Code, Code, tuple[Bug, ...]]:
     """Sections in order; code only where it is run (solution, checks) or planted (bugs)."""
-    problems.extend(sections_in_order(body, path, first, CODING_SECTIONS))
+    problems.extend(sections_in_order(body, path, first, kind.sections))
+    solution_name, checks_name = kind.ran("solution").name, kind.ran("checks").name
+    bugs_name = kind.ran("bugs").name if kind.ran("bugs") else None
+    ran = [s.name for s in kind.sections if s.run]
     sections = [h for h in headings(body) if h.level == 2]
     lines = body.split("\n")
     blocks: dict[str, list[tuple[int, str, str]]] = {}
@@ -542,7 +522,7 @@ def read_coding_body(body: str, path: str, first: int, problems: list[Problem]) 
             found.append((line, m.group(2), code))
         blocks[h.title] = found
     solution = checks = Code(first, "")
-    for name in ("参考解", "检验"):
+    for name in (solution_name, checks_name):
         found = blocks.get(name)
         if found is None:
             continue
@@ -552,38 +532,44 @@ def read_coding_body(body: str, path: str, first: int, problems: list[Problem]) 
                                     + (f" ({', '.join(lang or 'no language' for _, lang, _ in found)})" if found else "")))
             continue
         code = Code(found[0][0], found[0][2])
-        if name == "参考解":
+        if name == solution_name:
             solution = code
         else:
             checks = code
             if not _has_assert(code.code):
-                problems.append(Problem(path, code.line - 1, "## 检验", "the checks must assert what they check (at least one assert)"))
+                problems.append(Problem(path, code.line - 1, f"## {checks_name}", "the checks must assert what they check (at least one assert)"))
     bugs = []
-    for line, lang, code in blocks.get("常见 bug", []):
+    bug_field = f"## {bugs_name}"
+    for line, lang, code in blocks.get(bugs_name, []) if bugs_name else []:
         if lang != "diff":
-            problems.append(Problem(path, line - 1, "## 常见 bug", f"holds only ```diff blocks (one planted bug each), found ```{lang or ''}"))
+            problems.append(Problem(path, line - 1, bug_field, f"holds only ```diff blocks (one planted bug each), found ```{lang or ''}"))
             continue
         removed = tuple(x[1:] for x in code.rstrip("\n").split("\n") if x.startswith("-"))
         added = tuple(x[1:] for x in code.rstrip("\n").split("\n") if x.startswith("+"))
         if not removed:
-            problems.append(Problem(path, line, "## 常见 bug", "a bug's diff needs '-' lines: the solution lines it replaces"))
+            problems.append(Problem(path, line, bug_field, "a bug's diff needs '-' lines: the solution lines it replaces"))
             continue
         if PLACEHOLDER.search(code) or PLACEHOLDER.search(solution.code):
             continue  # reported as the scaffold's placeholder
         found_at = _occurrences(solution.code, removed) if solution.code else 1
         if found_at != 1:
-            problems.append(Problem(path, line, "## 常见 bug",
-                                    f"the '-' lines must appear exactly once in the 参考解 block, as written (indentation too); found {found_at}"))
+            problems.append(Problem(path, line, bug_field,
+                                    f"the '-' lines must appear exactly once in the {solution_name} block, as written (indentation too); found {found_at}"))
             continue
         bugs.append(Bug(line, removed, added))
-    if "常见 bug" in blocks and not blocks["常见 bug"]:
-        problems.append(Problem(path, first + next(h.line for h in sections if h.title == "常见 bug"), "## 常见 bug",
+    if bugs_name in blocks and not blocks[bugs_name]:
+        problems.append(Problem(path, first + next(h.line for h in sections if h.title == bugs_name), bug_field,
                                 "plant each bug interviewers watch for as a ```diff block under its bullet (at least one)"))
     for name, found in blocks.items():
-        if name not in ("参考解", "检验", "常见 bug") and found:
+        if name not in ran and found:
             problems.append(Problem(path, found[0][0] - 1, f"## {name}",
-                                    "no code blocks here: code appears only in 参考解, 检验 and 常见 bug, where it is run"))
+                                    f"no code blocks here: code appears only in {_in_words(ran)}, where it is run"))
     return solution, checks, tuple(bugs)
+
+
+def _in_words(names: list[str]) -> str:
+    """`a, b and c`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _has_assert(code: str) -> bool:
@@ -698,14 +684,14 @@ def check_cycles(corpus: Corpus, docs: dict[str, Document], problems: list[Probl
 # --- bodies -----------------------------------------------------------------
 
 
-def check_body(entity: Concept | Question | Report, problems: list[Problem]) -> None:
+def check_body(entity: Concept | Question | Report | CodingTask, problems: list[Problem], kind: Kind) -> None:
     path, first = entity.loc.path, entity.body_line
     problems.extend(body_placeholders(entity.body, path, first))
     problems.extend(unsafe_html(entity.body, path, first))
     problems.extend(pipes_in_table_math(entity.body, path, first))
     problems.extend(adjacent_display_math(entity.body, path, first))
-    if isinstance(entity, Concept):
-        problems.extend(concept_sections(entity.body, path, first))
+    if kind.sections and not isinstance(entity, CodingTask):  # a task's sections are read with its code
+        problems.extend(kind_sections(entity.body, path, first, kind))
 
 
 def body_placeholders(body: str, path: str, first: int) -> list[Problem]:
@@ -723,10 +709,10 @@ def body_placeholders(body: str, path: str, first: int) -> list[Problem]:
     return found
 
 
-def sections_in_order(body: str, path: str, first: int, known: tuple[tuple[str, bool], ...]) -> list[Problem]:
+def sections_in_order(body: str, path: str, first: int, known: tuple[Section, ...]) -> list[Problem]:
     """The `##` sections must be the known ones, in order, with the required ones present."""
     found: list[Problem] = []
-    names = [name for name, _ in known]
+    names = [s.name for s in known]
     seen: list[str] = []
     sections = [h for h in headings(body) if h.level == 2]
     for h in sections:
@@ -739,25 +725,26 @@ def sections_in_order(body: str, path: str, first: int, known: tuple[tuple[str, 
             found.append(Problem(path, line, "sections", f"section '## {h.title}' must come before '## {seen[-1]}'"))
         else:
             seen.append(h.title)
-    for name, required in known:
-        if required and name not in seen:
-            found.append(Problem(path, first, "sections", f"missing section '## {name}'"))
+    for section in known:
+        if section.required and section.name not in seen:
+            found.append(Problem(path, first, "sections", f"missing section '## {section.name}'"))
     return found
 
 
-def concept_sections(body: str, path: str, first: int) -> list[Problem]:
-    """The concept sections in order, and a 速查 short enough for a two-page cheat sheet."""
-    found = sections_in_order(body, path, first, CONCEPT_SECTIONS)
+def kind_sections(body: str, path: str, first: int, kind: Kind) -> list[Problem]:
+    """The kind's sections in order, and a cheat-sheet section short enough for a two-page sheet."""
+    found = sections_in_order(body, path, first, kind.sections)
     sections = [h for h in headings(body) if h.level == 2]
-    cheat = [h for h in sections if h.title == "速查"]
+    sheet = kind.cheat_sheet
+    cheat = [h for h in sections if sheet and h.title == sheet.name]
     if cheat:
         start = cheat[0].line
         lines = body.split("\n")
         end = next((h.line for h in sections if h.line > start), len(lines))
         bullets = sum(1 for line in lines[start + 1 : end] if re.match(r"^[-*+] ", line))
-        low, high = CHEATSHEET_BULLETS
+        low, high = sheet.cheat_sheet
         if not low <= bullets <= high:
-            found.append(Problem(path, first + start, "sections", f"'## 速查' needs {low} to {high} top-level bullets (it feeds the cheat sheet), found {bullets}"))
+            found.append(Problem(path, first + start, "sections", f"'## {sheet.name}' needs {low} to {high} top-level bullets (it feeds the cheat sheet), found {bullets}"))
     return found
 
 
