@@ -164,3 +164,29 @@ test("the word being typed, looked up whole and as a prefix: each page once, wit
   expect(merged[1]).toBe(whole[1]);
   expect(merged[2]).toBe(prefix[1]);
 });
+
+test("where a word sits weighs as documented: title 8, names 6, summary 3, heading 2, text 1; a question's own sentence ×0.8, a page named by it ×1.15, a title it opens ×1.03", () => {
+  const pages = { title: { dpo: [at.title] }, names: { dpo: [at.names] }, summary: { dpo: [at.summary] },
+                  qtitle: { dpo: [at.qtitle] }, qnames: { dpo: [HEAD + 50] }, qsummary: { dpo: [HEAD + 130] },
+                  heading: { dpo: [at.heading] }, body: { dpo: [at.body] } };
+  const ranked = S.rank(S.terms("dpo", []), hits(pages), 1000, ["dpo"]);
+  const score = Object.fromEntries(ranked.map((p) => [p.result.id, p.score / ranked.find((r) => r.result.id === "body").score]));
+  expect(score.title).toBeCloseTo(8 * 1.15 * 1.03, 5);
+  expect(score.names).toBeCloseTo(6 * 1.15, 5);
+  expect(score.summary).toBeCloseTo(3, 5);
+  expect(score.qtitle).toBeCloseTo(8 * 0.8 * 1.03, 5);
+  expect(score.qnames).toBeCloseTo(6 * 0.8, 5);
+  expect(score.qsummary).toBeCloseTo(3 * 0.8, 5);
+  expect(score.heading).toBeCloseTo(2, 5);
+  expect(ranked.every((p) => p.complete)).toBe(true);
+});
+
+test("a synonym the reader did not type counts 0.9 of the word typed; a word no page has finds nothing", () => {
+  const groups = [["参考模型", "reference model"]];
+  const pages = { typed: { "参考": [at.body], "考模": [at.body + 10], "模型": [at.body + 20] },  // apart: no phrase bonus
+                  other: { reference: [at.body], model: [at.body + 1] } };
+  const ranked = S.rank(S.terms("参考模型", groups), hits(pages), 1000, S.queryTokens("参考模型"));
+  const score = Object.fromEntries(ranked.map((p) => [p.result.id, p.score]));
+  expect(score.other / score.typed).toBeCloseTo(0.9, 5);
+  expect(S.rank(S.terms("量子", []), hits({}), 1000, ["量子"])).toEqual([]);
+});
