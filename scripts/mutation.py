@@ -1,7 +1,7 @@
 """`make mutation`: how many planted bugs the tests catch, in the engine and in the study scripts.
 
 Python: mutmut over the engine's stages (hooks/guide), each against the fast in-process tests
-(`-m "not browser and not heavy"`); mutmut runs, for each mutant, only the tests that reach
+(`-m "not browser and not heavy and not subprocess"`); mutmut runs, for each mutant, only the tests that reach
 its function. JavaScript: StrykerJS over docs/assets/js with the vitest unit tests (tests/js).
 
 mutmut reads modules by their file path, so it runs on a staged copy (.mutation/) where the
@@ -60,7 +60,7 @@ def stage(modules: list[str]) -> None:
     pyproject += "\n[tool.mutmut]\n" + "\n".join([
         'source_paths = ["src/guide"]',
         f"only_mutate = {json.dumps([f'src/guide/{m}.py' for m in modules])}",
-        f"pytest_add_cli_args_test_selection = {json.dumps([*tests, '-m', 'not browser and not heavy', '-p', 'no:cacheprovider'])}",
+        f"pytest_add_cli_args_test_selection = {json.dumps([*tests, '-m', 'not browser and not heavy and not subprocess', '-p', 'no:cacheprovider'])}",
         'also_copy = ["templates", "content", "docs", "mkdocs.yml", "guide.yml", "overrides", "tests", "hooks", "scripts"]',
         # Workers fork from a server that runs no test itself: tests start processes of their own
         # (the snippet fork server, KaTeX's node, Pagefind), which mutmut's main process would

@@ -36,6 +36,7 @@ def guide(root, *args: str) -> subprocess.CompletedProcess[str]:
                           cwd=root, env={**os.environ, "PYTHONPATH": str(ROOT / "hooks")})
 
 
+@pytest.mark.subprocess
 def test_a_failing_assert_is_reported_at_its_own_line_with_its_message_and_values(tmp_path):
     project = make_tiny_project(tmp_path, with_code(CODE))
     lines = (project / "content/concepts/alpha.md").read_text(encoding="utf-8").split("\n")
@@ -68,6 +69,7 @@ def test_a_bare_assert_shows_the_statement_and_its_values_and_a_snippet_without_
         "content/concepts/alpha.md:19: snippet: a snippet must check what it claims with at least one assert"]
 
 
+@pytest.mark.subprocess
 def test_make_site_fails_on_a_failing_snippet(tmp_path):
     project = make_tiny_project(tmp_path / "project", with_code(CODE))
     result = mkdocs_build(project, tmp_path / "site")
@@ -98,6 +100,7 @@ def test_snippets_run_in_parallel_processes_isolated_from_each_other():
     assert SnippetCheck([a, b], workers=2).problems() == []
 
 
+@pytest.mark.subprocess
 def test_one_files_snippets_run_on_their_own(tmp_path):
     project = make_tiny_project(tmp_path, with_code(CODE.replace("== 4", "== 3").replace("not 4", "not 3")))
     result = guide(project, "snippets", "content/concepts/alpha.md")
