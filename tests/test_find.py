@@ -124,3 +124,14 @@ def test_an_alias_that_is_another_notes_name_is_warned_at_its_line(tmp_path):
         "content/concepts/beta.md:10: aliases: warning: '阿 尔 法' is the title of content/concepts/alpha.md; "
         "as an alias here it leads readers away from that note: drop it, or link there",
     ]  # 'B' is no note's name; 'Concept', beta's own English name too, is alpha's: warned, at the list's line
+
+
+def test_a_question_as_close_to_two_others_is_not_warned_about(tmp_path):
+    # The nearest must be at least MARGIN (1.5) times as close as the runner-up: two equally near
+    # questions mean the new one only shares the topic's words.
+    twin = question().replace("问题？", "PPO/GRPO 的目标为什么要对 rA 和 clip(r)A 取 min？").replace(
+        "一句话答案。", "取 min 得到未裁剪目标的悲观下界：只在改得已经够多的方向上截断梯度。")
+    corpus = pair(tmp_path, {"questions/ppo-twin.md": twin})
+    assert warnings(corpus, new={"content/questions/min-again.md"}) == []
+    near = close_questions(corpus, REWORD, "取 min 得到裁剪目标的悲观下界。", "alpha", exclude="min-again")
+    assert near[0][0] == pytest.approx(near[1][0]) and near[0][0] >= CLOSE

@@ -254,3 +254,60 @@ def test_snippets_are_the_pages_own_prose_with_formulas_as_tex(page, site_url):
         # a gap where a formula was ("。）" is prose: a question quoted in brackets ends so)
         assert not re.search(r"[：，；、（]\s*[，；、。）]|。\s*[，；、。]", text), text
     assert any("$" in text for text in snippets)  # formulas read as their TeX
+
+
+PAGE = ('<h1 id="t">标题<a class="headerlink" href="#t">¶</a></h1><div class="guide-meta">概念 · 基础</div>'
+        '<div class="guide-print-bar"><button>打印</button></div>'
+        '<h2 id="a">直觉 &amp; 定义<a class="headerlink" href="#a">¶</a></h2>'
+        '<p>比率 <span class="arithmatex">\\(r_t = \\pi / \\pi_{old}\\)</span> 被裁剪。</p>'
+        '<pre><code>def clip(x): return x</code></pre>'
+        '<details><summary>先自己想一想</summary><p>答案&lt;在这&gt;。</p></details>'
+        '<h3>细节</h3><div class="arithmatex">\\[\n  L = \\min(a,\n b)\n\\]</div>'
+        '<strong class="guide-furniture">标签</strong><script>var x = 1;</script>'
+        '<!-- search:stop --><ul><li><a href="../other/">别的页面</a></li></ul>')
+
+
+def test_a_pages_text_leaves_out_its_furniture_and_what_follows_the_stop_marker():
+    text, headings, snippet = search.page_text(PAGE)
+    assert headings == ["直觉 & 定义", "细节"]  # h2-h4 only; the title is the record's own field
+    # indexed: prose and code, no formula, no furniture, nothing after the stop marker
+    assert text == "直觉 & 定义\n比率 被裁剪。\ndef clip(x): return x\n答案<在这>。\n细节"
+    # shown: prose with each formula as its TeX between $ signs (delimiters and line breaks gone), no code
+    assert snippet == "直觉 & 定义\n比率 $r_t = \\pi / \\pi_{old}$ 被裁剪。\n答案<在这>。\n细节\n$L = \\min(a, b)$"
+
+
+def test_a_record_takes_its_fields_from_the_pages_front_matter():
+    meta = {"kind": "概念", "context": "强化学习基础", "en": "PPO", "aliases": ["近端策略优化", ""], "description": "一句话。"}
+    record = search.page_record("concepts/ppo/", "PPO", meta, PAGE)
+    assert (record.kind, record.context, record.keywords, record.summary, record.listing) == (
+        "概念", "强化学习基础", ("PPO", "近端策略优化"), "一句话。", False)
+    assert record.headings == ("直觉 & 定义", "细节") and record.snippet.startswith("直觉 & 定义\n比率 $r_t")
+    bare = search.page_record("about/", "关于", {"search": {"body": False}}, "<p>x</p>")
+    assert (bare.kind, bare.context, bare.keywords, bare.summary, bare.listing) == ("页面", "", (), "", True)
+    assert search.page_record("a/", "A", {"search": {"body": True}}, "").listing is False
+
+
+def test_a_token_is_kept_at_most_three_times_per_page():
+    assert search.capped(["a", "b", "a", "a", "a", "b", "c", "a"]) == ["a", "b", "a", "a", "b", "c"]
+    assert search.capped(["a", "a", "a"], cap=1) == ["a"]
+
+
+def test_a_records_html_carries_its_fields_escaped_and_its_tokens_at_their_positions():
+    record = search.Record("concepts/x/", 'A "<b>"', "概念", "基础 & 进阶", ("en", "别名"), ("节",), "熵 熵 熵 熵 ppo",
+                           summary="s", snippet="片段 <i>")
+    html = search.record_html(record)
+    head, body = html.split("</head>", 1)
+    assert head == ('<html lang="en"><head>'
+                    '<meta data-pagefind-meta="url[content]" content="concepts/x/">'
+                    '<meta data-pagefind-meta="title[content]" content="A &quot;&lt;b&gt;&quot;">'
+                    '<meta data-pagefind-meta="kind[content]" content="概念">'
+                    '<meta data-pagefind-meta="context[content]" content="基础 &amp; 进阶">'
+                    '<meta data-pagefind-meta="names[content]" content="en | 别名">'
+                    '<meta data-pagefind-meta="text[content]" content="片段 &lt;i&gt;">')
+    words = body.split('data-pagefind-weight="10">', 1)[1].split("</h1>")[0].split(" ")
+    assert words == [search.pagefind_word(t) for t in search.head_tokens(record)]
+    assert body.split("<div>", 1)[1] == " ".join([search.pagefind_word("熵")] * 3 + [search.pagefind_word("ppo")]) + "</div></body></html>"
+    # empty fields are left out, except the three every result reads; the text stands in for a missing snippet
+    plain = search.record_html(search.Record("a/", "", "页面", "", (), (), "x" * 2500))
+    assert '"context[content]"' not in plain and '"names[content]"' not in plain and '"title[content]" content=""' in plain
+    assert f'"text[content]" content="{"x" * search.SNIPPET_CHARS}"' in plain
