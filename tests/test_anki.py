@@ -198,3 +198,33 @@ def test_answer_html_in_the_deck_goes_through_the_sanitiser():
     dirty = ('<p onclick="x()">答案 <img src=x onerror=alert(1)><script>alert(2)</script>'
              '<a href="javascript:alert(3)">链接</a> <a href="https://a.example/p">原文</a> <code class="py">f(x)</code></p>')
     assert sanitise(dirty) == ('<p>答案 <a>链接</a> <a href="https://a.example/p">原文</a> <code class="py">f(x)</code></p>')
+
+
+def test_a_tiny_guides_deck_holds_each_questions_fields_tags_and_links_exactly(tmp_path):
+    """One question whose answer links to a concept (by [[link]], by path, by relative path with a
+    fragment) and holds markup and an outside link; asked in one report of a company."""
+    from conftest import question, report, valid_files, write_corpus
+
+    files = valid_files()
+    files["concepts/beta.md"] = files["concepts/beta.md"].replace("topic: basics", "topic: basics\naliases: [B 概念]")
+    files["questions/q-one.md"] = question(extra="related: [beta]\n", body=(
+        "见 [[beta]]、[别处](/concepts/alpha.md) 与 [本节](../concepts/beta.md#直觉)。\n\n"
+        "<span class=\"x\">点</span> & [外链](https://example.com/a)\n"))
+    files["questions/q-two.md"] = question("beta").replace("问题？", "第二个 <问题>？").replace("difficulty: basic", "difficulty: advanced")
+    files["reports/r-one.md"] = report(rounds="  - name: 一面\n    questions: [q-one, q-two]\n")
+    files["reports/r-three.md"] = report("initech", rounds="  - name: 一面\n    questions: [q-two]\n")
+    built = build(write_corpus(tmp_path / "guide", files), templates=ROOT / "templates")
+    assert write_deck(built, "https://example.org/g", tmp_path / "deck.apkg", timestamp=1_000) == 2
+    notes, _, cards = read_apkg(tmp_path / "deck.apkg", tmp_path)
+    by_id = {n["front"]: n for n in notes.values()}
+    one, two = by_id["问题？"], by_id["第二个 &lt;问题&gt;？"]
+    assert one["tags"] == ["topic::basics", "difficulty::basic", "company::acme"]
+    assert two["tags"] == ["topic::basics", "difficulty::advanced", "company::acme", "company::initech"]
+    site = "https://example.org/g/"
+    assert one["back"] == (
+        '<div class="brief">一句话答案。</div>\n<div class="answer">\n'
+        f'<p>见 <a href="{site}concepts/beta/">贝塔</a>、<a href="{site}concepts/alpha/">别处</a> 与 '
+        f'<a href="{site}concepts/beta/#直觉">本节</a>。</p>\n'
+        '<p><span class="x">点</span> &amp; <a href="https://example.com/a">外链</a></p>\n</div>\n'
+        f'<p class="source"><a href="{site}questions/q-one/">在指南中查看本题 →</a></p>')
+    assert len(cards) == 2 and len({c[1] for c in cards}) == 2
