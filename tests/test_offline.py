@@ -27,7 +27,7 @@ def pages(built_site):
 
 def opened_in_the_browser(paths):
     """Every page outside the three item kinds, and PER_KIND of each of those, spread evenly."""
-    chosen = [p for p in paths if p.split("/")[0] not in ITEM_KINDS]
+    chosen = [p for p in paths if p.split("/")[0] not in ITEM_KINDS or p in ITEM_KINDS]  # the kinds' own index pages too
     for kind in ITEM_KINDS:
         items = [p for p in paths if p.split("/")[0] == kind and p != kind]
         step = max(1, (len(items) - 1) / (PER_KIND - 1))
